@@ -1,0 +1,518 @@
+"""One hand between the box and the captain, as a state machine.
+
+The hand moves through phases: the upcard offer (captain first, then the box), then
+turns of draw and discard, until a knock, gin or a drawn hand.  Every action is
+checked before anything changes: an illegal one raises :class:`IllegalActionError`
+saying why, and the hand is left exactly as it was.
+
+>>> hand = Hand.deal(seed=7)
+>>> hand.phase, hand.to_play
+(Phase.UPCARD_OFFER, Role.CAPTAIN)
+>>> [str(a) for a in hand.legal_actions()]
+['take', 'pass']
+>>> hand.apply("pass"); hand.apply("pass"); hand.to_play
+Role.CAPTAIN
+>>> hand.apply("draw discard")
+Traceback (most recent call last):
+...
+box_gin.errors.IllegalActionError: draw discard: after both players pass the upcard, the captain ...
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from .actions import DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, ActionKind, discard, knock
+from .cards import Card, CardsLike, Suit, format_cards, full_deck
+from .errors import IllegalActionError, InvalidCardError
+from .i18n import _
+from .knocking import DiscardAnalysis, best_discards
+from .layoffs import LayoffResult, lay_off
+from .melds import Arrangement, best_melds, min_deadwood_mask
+from .rules import DRAW_AT_STOCK, STANDARD, Rules
+from .scoring import HandScore, Side, score_hand
+
+
+class Role(StrEnum):
+    """The three roles of a hand."""
+
+    BOX = "box"
+    CAPTAIN = "captain"
+    SITTER = "sitter"
+
+    def __repr__(self) -> str:
+        return f"Role.{self.name}"
+
+    @property
+    def label(self) -> str:
+        """The role's name in the language in use."""
+        return {Role.BOX: _("box"), Role.CAPTAIN: _("captain"), Role.SITTER: _("sitter")}[self]
+
+    @property
+    def opponent(self) -> Role:
+        """The other active role (the sitter has none)."""
+        if self is Role.SITTER:
+            raise ValueError(_("the sitter holds no cards and has no opponent"))
+        return Role.CAPTAIN if self is Role.BOX else Role.BOX
+
+
+class Phase(StrEnum):
+    """Where a hand stands."""
+
+    UPCARD_OFFER = "upcard offer"
+    DRAW = "draw"
+    DISCARD = "discard"
+    OVER = "over"
+
+    def __repr__(self) -> str:
+        return f"Phase.{self.name}"
+
+    @property
+    def label(self) -> str:
+        """The phase's name in the language in use."""
+        return {
+            Phase.UPCARD_OFFER: _("upcard offer"),
+            Phase.DRAW: _("draw"),
+            Phase.DISCARD: _("discard"),
+            Phase.OVER: _("hand over"),
+        }[self]
+
+
+class Outcome(StrEnum):
+    """How a hand ended."""
+
+    KNOCK = "knock"
+    GIN = "gin"
+    BIG_GIN = "big gin"
+    UNDERCUT = "undercut"
+    DRAWN = "drawn"
+
+    def __repr__(self) -> str:
+        return f"Outcome.{self.name}"
+
+    @property
+    def label(self) -> str:
+        """The outcome's name in the language in use."""
+        return {
+            Outcome.KNOCK: _("knock"),
+            Outcome.GIN: _("gin"),
+            Outcome.BIG_GIN: _("big gin"),
+            Outcome.UNDERCUT: _("undercut"),
+            Outcome.DRAWN: _("drawn hand"),
+        }[self]
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The end of a hand: how it ended, who scored what, and both lay-outs."""
+
+    outcome: Outcome
+    #: The role that knocked (``None`` for a drawn hand).
+    knocker: Role | None = None
+    #: The role that scored (``None`` for a drawn hand).
+    winner: Role | None = None
+    points: int = 0
+    #: The knocker's melds and deadwood as laid out.
+    knocker_layout: Arrangement | None = None
+    #: The card the knocker discarded (``None`` for big gin).
+    knock_card: Card | None = None
+    #: The defender's melds, layoffs and deadwood.
+    defender_layout: LayoffResult | None = None
+    score: HandScore | None = None
+    knock_limit: int = 10
+    doubled: bool = False
+
+    @property
+    def defender(self) -> Role | None:
+        """The role that defended against the knock."""
+        return self.knocker.opponent if self.knocker else None
+
+    @property
+    def box_won(self) -> bool | None:
+        """True if the box scored, False if the captain did, None for a drawn hand."""
+        return None if self.winner is None else self.winner is Role.BOX
+
+    def summary(self) -> str:
+        """One line for people, in the language in use."""
+        if self.outcome is Outcome.DRAWN or self.winner is None:
+            return _("Drawn hand: nobody scores; the box deals again.")
+        return _("{outcome}: the {winner} scores {points}.").format(
+            outcome=self.outcome.label.capitalize(), winner=self.winner.label,
+            points=self.points)
+
+    def _repr_html_(self) -> str:
+        from .display import result_html
+
+        return result_html(self)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat may see: its own cards (the sitter sees the captain's, whom it
+    advises), the discard pile, the stock's size, and the cards its opponent was seen
+    to take from the discard pile and still holds."""
+
+    role: Role
+    phase: Phase
+    to_play: Role | None
+    hand: tuple[Card, ...]
+    discard_pile: tuple[Card, ...]
+    stock_size: int
+    opponent_known: tuple[Card, ...]
+    opponent_card_count: int
+    knock_limit: int
+    rules: Rules
+    legal_actions: tuple[Action, ...]
+    #: The card just taken from the discard pile, which may not be thrown back.
+    taken_card: Card | None
+    history: tuple[tuple[Role, str], ...]
+    result: HandResult | None
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether this seat (for the sitter: the captain it advises) is to act."""
+        seat = Role.CAPTAIN if self.role is Role.SITTER else self.role
+        return self.to_play is seat
+
+    @property
+    def top_discard(self) -> Card | None:
+        """The card on top of the discard pile."""
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    def _repr_html_(self) -> str:
+        from .display import view_html
+
+        return view_html(self)
+
+
+def _deck_from(deck: CardsLike | list[Card] | tuple[Card, ...]) -> tuple[Card, ...]:
+    if isinstance(deck, str):
+        from .cards import Card as _Card
+
+        cards = tuple(_Card.parse(w) for w in deck.replace(",", " ").split())
+    else:
+        cards = tuple(deck)
+    for c in cards:
+        if not isinstance(c, Card):
+            raise InvalidCardError(_("not a card: {value!r}").format(value=c))
+    if len(cards) != 52 or len(set(cards)) != 52:
+        raise InvalidCardError(
+            _("a deck is the 52 different cards, in any order; got {n} cards, {d} different")
+            .format(n=len(cards), d=len(set(cards)))
+        )
+    return cards
+
+
+@dataclass
+class Hand:
+    """One deal between the box and the captain.  Build it with :meth:`deal`."""
+
+    rules: Rules
+    deck: tuple[Card, ...]
+    seed: int | None
+    hands: dict[Role, set[Card]]
+    stock: list[Card]
+    discard_pile: list[Card]
+    phase: Phase = Phase.UPCARD_OFFER
+    to_play: Role | None = Role.CAPTAIN
+    taken_card: Card | None = None
+    must_draw_stock: bool = False
+    seen: dict[Role, set[Card]] = field(default_factory=dict)
+    history: list[tuple[Role, Action]] = field(default_factory=list)
+    result: HandResult | None = None
+
+    # -- making a hand ------------------------------------------------------------------
+
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules = STANDARD,
+        seed: int | None = None,
+        deck: CardsLike | list[Card] | tuple[Card, ...] | None = None,
+    ) -> Hand:
+        """Deal a hand: from ``deck`` (52 cards, position 0 first) or shuffled by ``seed``.
+
+        The captain gets deck positions 0, 2, ..., 18, the box 1, 3, ..., 19; position 20
+        is the upcard; 21..51 are the stock, 21 on top.
+        """
+        if deck is None:
+            order = list(full_deck())
+            random.Random(seed).shuffle(order)
+            cards = tuple(order)
+        else:
+            cards = _deck_from(deck)
+        return cls(
+            rules=rules,
+            deck=cards,
+            seed=seed,
+            hands={Role.CAPTAIN: set(cards[0:20:2]), Role.BOX: set(cards[1:20:2])},
+            stock=list(reversed(cards[21:])),
+            discard_pile=[cards[20]],
+            seen={Role.CAPTAIN: set(), Role.BOX: set()},
+        )
+
+    # -- reading the state --------------------------------------------------------------
+
+    @property
+    def upcard(self) -> Card:
+        """The first upcard, turned from the deck at the deal."""
+        return self.deck[20]
+
+    @property
+    def knock_limit(self) -> int:
+        """This hand's knock limit (Oklahoma: set by the first upcard)."""
+        return self.rules.knock_limit_for(self.upcard.value)
+
+    @property
+    def doubled(self) -> bool:
+        """Whether this hand's score is doubled (Oklahoma with a spade upcard)."""
+        return self.rules.oklahoma and self.rules.oklahoma_spades_double \
+            and self.upcard.suit is Suit.SPADES
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the hand has ended."""
+        return self.phase is Phase.OVER
+
+    def cards(self, role: Role) -> tuple[Card, ...]:
+        """The cards ``role`` holds, sorted (the sitter holds none)."""
+        return tuple(sorted(self.hands.get(role, ())))
+
+    @property
+    def stock_size(self) -> int:
+        """How many cards are left in the stock."""
+        return len(self.stock)
+
+    def analysis(self) -> DiscardAnalysis | None:
+        """For the player about to discard: the least deadwood after each discard."""
+        if self.phase is not Phase.DISCARD or self.to_play is None:
+            return None
+        return best_discards(self.hands[self.to_play], self.rules,
+                             knock_limit=self.knock_limit, forbidden=self._forbidden())
+
+    def _forbidden(self) -> Card | None:
+        return None if self.rules.may_discard_taken_card else self.taken_card
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the player to play may take now (knocks with the best lay-out)."""
+        if self.phase is Phase.UPCARD_OFFER:
+            return [TAKE, PASS]
+        if self.phase is Phase.DRAW:
+            if self.must_draw_stock or not self.discard_pile:
+                return [DRAW_STOCK]
+            return [DRAW_STOCK, DRAW_DISCARD]
+        if self.phase is Phase.DISCARD:
+            assert self.to_play is not None
+            held = self.hands[self.to_play]
+            forbidden = self._forbidden()
+            mask = 0
+            for c in held:
+                mask |= c.bit
+            ordered = sorted(held)
+            actions: list[Action] = [discard(c) for c in ordered if c != forbidden]
+            limit = self.knock_limit
+            actions += [knock(c) for c in ordered
+                        if c != forbidden and min_deadwood_mask(mask ^ c.bit) <= limit]
+            if self.rules.big_gin and min_deadwood_mask(mask) == 0:
+                actions.append(Action(ActionKind.BIG_GIN))
+            return actions
+        return []
+
+    def view(self, role: Role | str) -> SeatView:
+        """What ``role`` may see of this hand."""
+        role = Role(role)
+        seat = Role.CAPTAIN if role is Role.SITTER else role
+        other = seat.opponent
+        history = tuple(
+            (r, "draw stock" if a.kind is ActionKind.DRAW_STOCK else str(a))
+            for r, a in self.history
+        )
+        return SeatView(
+            role=role,
+            phase=self.phase,
+            to_play=self.to_play,
+            hand=self.cards(seat),
+            discard_pile=tuple(self.discard_pile),
+            stock_size=len(self.stock),
+            opponent_known=tuple(sorted(self.seen[other] & self.hands[other])),
+            opponent_card_count=len(self.hands[other]),
+            knock_limit=self.knock_limit,
+            rules=self.rules,
+            legal_actions=tuple(self.legal_actions()) if self.to_play is seat else (),
+            taken_card=self.taken_card if self.to_play is seat else None,
+            history=history,
+            result=self.result,
+        )
+
+    # -- acting -------------------------------------------------------------------------
+
+    def apply(self, action: Action | str) -> None:
+        """Play ``action`` (an :class:`Action` or its text) for the player to play."""
+        act = Action.parse(action)
+        self._check(act)
+        player = self.to_play
+        assert player is not None
+        kind = act.kind
+        if kind is ActionKind.TAKE:
+            self._take_from_discard(player)
+        elif kind is ActionKind.PASS:
+            if player is Role.CAPTAIN:
+                self.to_play = Role.BOX
+            else:
+                self.to_play, self.phase, self.must_draw_stock = Role.CAPTAIN, Phase.DRAW, True
+        elif kind is ActionKind.DRAW_STOCK:
+            self.hands[player].add(self.stock.pop())
+            self.phase, self.taken_card, self.must_draw_stock = Phase.DISCARD, None, False
+        elif kind is ActionKind.DRAW_DISCARD:
+            self._take_from_discard(player)
+        elif kind is ActionKind.DISCARD:
+            assert act.card is not None
+            self._discard(player, act.card)
+            if len(self.stock) <= DRAW_AT_STOCK:
+                self._end(HandResult(Outcome.DRAWN, knock_limit=self.knock_limit))
+            else:
+                self.to_play, self.phase, self.taken_card = player.opponent, Phase.DRAW, None
+        else:
+            self._go_out(player, act)
+        self.history.append((player, act))
+
+    def _take_from_discard(self, player: Role) -> None:
+        card = self.discard_pile.pop()
+        self.hands[player].add(card)
+        self.seen[player].add(card)
+        self.to_play, self.phase, self.taken_card = player, Phase.DISCARD, card
+
+    def _discard(self, player: Role, card: Card) -> None:
+        self.hands[player].remove(card)
+        self.discard_pile.append(card)
+
+    def _layout(self, cards: set[Card], act: Action) -> Arrangement:
+        if act.melds is None:
+            return best_melds(cards)
+        return Arrangement.of(cards, act.melds)
+
+    def _go_out(self, player: Role, act: Action) -> None:
+        defender = player.opponent
+        big = act.kind is ActionKind.BIG_GIN
+        if not big:
+            assert act.card is not None
+            self._discard(player, act.card)
+        layout = self._layout(self.hands[player], act)
+        gin = layout.deadwood_value == 0
+        defence = lay_off(layout.melds, self.hands[defender], gin=gin)
+        score = score_hand(layout.deadwood_value, defence.deadwood_value, gin, self.rules,
+                           big_gin=big, doubled=self.doubled)
+        outcome = Outcome.BIG_GIN if big else Outcome.GIN if gin else \
+            Outcome.UNDERCUT if score.undercut else Outcome.KNOCK
+        self._end(HandResult(
+            outcome=outcome,
+            knocker=player,
+            winner=player if score.winner is Side.KNOCKER else defender,
+            points=score.points,
+            knocker_layout=layout,
+            knock_card=act.card,
+            defender_layout=defence,
+            score=score,
+            knock_limit=self.knock_limit,
+            doubled=self.doubled,
+        ))
+
+    def _end(self, result: HandResult) -> None:
+        self.result, self.phase, self.to_play, self.taken_card = result, Phase.OVER, None, None
+
+    # -- checking -----------------------------------------------------------------------
+
+    def _illegal(self, act: Action, why: str) -> IllegalActionError:
+        return IllegalActionError(f"{act}: {why}")
+
+    def _check(self, act: Action) -> None:
+        kind, phase = act.kind, self.phase
+        if phase is Phase.OVER:
+            raise self._illegal(act, _("the hand is over"))
+        if phase is Phase.UPCARD_OFFER:
+            if kind not in (ActionKind.TAKE, ActionKind.PASS):
+                raise self._illegal(act, _("the {role} is offered the upcard {card}: "
+                                           "'take' or 'pass'").format(
+                    role=self._role_label(), card=self.upcard))
+            return
+        if kind in (ActionKind.TAKE, ActionKind.PASS):
+            raise self._illegal(act, _("'take' and 'pass' are only for the upcard offer"))
+        if phase is Phase.DRAW:
+            if kind is ActionKind.DRAW_DISCARD and self.must_draw_stock:
+                raise self._illegal(act, _("after both players pass the upcard, the captain "
+                                           "draws from the stock"))
+            if kind not in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
+                raise self._illegal(act, _("the {role} must first draw, from the stock or "
+                                           "the discard pile").format(role=self._role_label()))
+            return
+        # Discard phase.
+        assert self.to_play is not None
+        if kind in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
+            raise self._illegal(act, _("the {role} has drawn already and must now discard "
+                                       "or knock").format(role=self._role_label()))
+        held = self.hands[self.to_play]
+        if kind is ActionKind.BIG_GIN:
+            if not self.rules.big_gin:
+                raise self._illegal(act, _("big gin is not played under these rules"))
+            self._check_layout(act, held, 0, _("big gin needs all 11 cards in melds"))
+            return
+        card = act.card
+        assert card is not None
+        if card not in held:
+            raise self._illegal(act, _("the {role} does not hold {card}").format(
+                role=self._role_label(), card=card))
+        if card == self._forbidden():
+            raise self._illegal(act, _("{card} was just taken from the discard pile and may "
+                                       "not be thrown back this turn").format(card=card))
+        if kind is ActionKind.KNOCK:
+            self._check_layout(act, held - {card}, self.knock_limit,
+                               _("a knock leaves at most {limit} deadwood").format(
+                                   limit=self.knock_limit))
+
+    def _check_layout(self, act: Action, cards: set[Card], limit: int, rule: str) -> None:
+        if act.melds is not None:
+            try:
+                layout = Arrangement.of(cards, act.melds)
+            except ValueError as err:
+                raise self._illegal(act, str(err)) from None
+            value = layout.deadwood_value
+        else:
+            value = best_melds(cards).deadwood_value
+        if value > limit:
+            raise self._illegal(act, _("{rule}, and this lay-out leaves {value} ({cards})")
+                                .format(rule=rule, value=value,
+                                        cards=format_cards(self._layout(cards, act).deadwood)))
+
+    def _role_label(self) -> str:
+        return self.to_play.label if self.to_play else ""
+
+    # -- records ------------------------------------------------------------------------
+
+    def record(self) -> dict[str, object]:
+        """The hand as plain data: rules, deck order and actions (replay with
+        :meth:`replay`)."""
+        return {
+            "rules": self.rules.to_dict(),
+            "deck": format_cards(self.deck),
+            "actions": [str(a) for _r, a in self.history],
+        }
+
+    @classmethod
+    def replay(cls, record: dict[str, object]) -> Hand:
+        """Rebuild a hand from :meth:`record`'s data by playing its actions again."""
+        rules = Rules.from_dict(dict(record["rules"]))  # type: ignore[call-overload]
+        hand = cls.deal(rules, deck=str(record["deck"]))
+        for text in record["actions"]:  # type: ignore[attr-defined]
+            hand.apply(text)
+        return hand
+
+    def __repr__(self) -> str:
+        return (f"<Hand {self.phase.value}, to play: "
+                f"{self.to_play.value if self.to_play else '-'}, stock {len(self.stock)}>")
+
+    def _repr_html_(self) -> str:
+        from .display import hand_html
+
+        return hand_html(self)

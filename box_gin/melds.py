@@ -1,0 +1,437 @@
+"""Melds and the exact least-deadwood arrangement of any number of cards.
+
+A *set* is 3 or 4 cards of one rank; a *run* is 3 or more cards of one suit in
+consecutive rank, ace low.  :func:`best_melds` finds an arrangement of least deadwood.
+
+How it is exact and fast: within one suit, with no sets in play, every maximal stretch
+of three or more consecutive cards is best melded whole as one run, so a table over the
+8,192 patterns of a suit gives the best runs at once.  Sets compete with runs only at
+ranks holding three or more cards (at most three such ranks in 11 cards), so the search
+tries every choice of set at those ranks (none, each three-card set, the four-card set)
+and reads the runs of what is left from the table.
+
+>>> arrangement = best_melds("2H 3H 4H 7S 7D 7C KD")
+>>> arrangement.melds
+(Meld(2H 3H 4H), Meld(7C 7D 7S))
+>>> arrangement.deadwood, arrangement.deadwood_value
+((KD,), 10)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import combinations, product
+
+from .cards import BY_INDEX, CARDS, Card, CardsLike, Suit, cards_of, format_cards, to_cards
+from .errors import InvalidCardError
+from .i18n import _
+
+SUIT_BITS = 0x1FFF
+
+
+class MeldKind(StrEnum):
+    """A meld is a set (same rank) or a run (same suit, consecutive ranks)."""
+
+    SET = "set"
+    RUN = "run"
+
+    @property
+    def label(self) -> str:
+        """The kind's name in the language in use."""
+        return _("set") if self is MeldKind.SET else _("run")
+
+
+def _set_problem(cards: tuple[Card, ...]) -> str | None:
+    if not 3 <= len(cards) <= 4:
+        return _("a set has 3 or 4 cards, not {n}").format(n=len(cards))
+    if len({c.rank for c in cards}) != 1:
+        return _("the cards of a set all have the same rank")
+    return None
+
+
+def _run_problem(cards: tuple[Card, ...]) -> str | None:
+    if len(cards) < 3:
+        return _("a run has at least 3 cards, not {n}").format(n=len(cards))
+    if len({c.suit for c in cards}) != 1:
+        return _("the cards of a run all have the same suit")
+    ranks = sorted(c.rank for c in cards)
+    if ranks != list(range(ranks[0], ranks[0] + len(ranks))):
+        return _("the ranks of a run are consecutive, ace low (Q-K-A is not a run)")
+    return None
+
+
+def is_set(cards: CardsLike) -> bool:
+    """Whether the cards are 3 or 4 cards of one rank.
+
+    >>> is_set("7H 7S 7D"), is_set("7H 7S")
+    (True, False)
+    """
+    return _set_problem(to_cards(cards)) is None
+
+
+def is_run(cards: CardsLike) -> bool:
+    """Whether the cards are 3 or more of one suit in consecutive rank, ace low.
+
+    >>> is_run("AH 2H 3H"), is_run("QH KH AH")
+    (True, False)
+    """
+    return _run_problem(to_cards(cards)) is None
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class Meld:
+    """A valid set or run; ``Meld("7H 8H 9H")`` raises if the cards are not a meld."""
+
+    cards: tuple[Card, ...]
+    kind: MeldKind
+
+    def __init__(self, cards: CardsLike) -> None:
+        cs = to_cards(cards)
+        set_problem = _set_problem(cs)
+        if set_problem is None:
+            kind = MeldKind.SET
+        elif _run_problem(cs) is None:
+            kind = MeldKind.RUN
+        else:
+            raise InvalidCardError(
+                _("{cards!r} is not a meld: {why}").format(
+                    cards=format_cards(cs), why=_run_problem(cs) if _same_suit(cs) else set_problem
+                )
+            )
+        object.__setattr__(self, "cards", cs if kind is MeldKind.SET else _by_rank(cs))
+        object.__setattr__(self, "kind", kind)
+
+    @property
+    def is_set(self) -> bool:
+        """Whether this meld is a set."""
+        return self.kind is MeldKind.SET
+
+    @property
+    def is_run(self) -> bool:
+        """Whether this meld is a run."""
+        return self.kind is MeldKind.RUN
+
+    @property
+    def value(self) -> int:
+        """The sum of the meld's card values."""
+        return sum(c.value for c in self.cards)
+
+    @property
+    def mask(self) -> int:
+        """The meld's cards as a 52-bit mask."""
+        m = 0
+        for c in self.cards:
+            m |= c.bit
+        return m
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self.cards)
+
+    def __contains__(self, card: object) -> bool:
+        return card in self.cards
+
+    def __repr__(self) -> str:
+        return f"Meld({format_cards(self.cards)})"
+
+    def __str__(self) -> str:
+        return format_cards(self.cards)
+
+    def _repr_html_(self) -> str:
+        from .display import meld_html
+
+        return meld_html(self)
+
+    def extensions(self) -> tuple[Card, ...]:
+        """The cards that could be added to this meld: a set's fourth card, a run's ends."""
+        if self.is_set:
+            if len(self.cards) == 4:
+                return ()
+            missing = set(Suit) - {c.suit for c in self.cards}
+            return tuple(CARDS[(s, self.cards[0].rank)] for s in sorted(missing))
+        suit, low, high = self.cards[0].suit, self.cards[0].rank, self.cards[-1].rank
+        ends = [r for r in (low - 1, high + 1) if 1 <= r <= 13]
+        return tuple(CARDS[(suit, r)] for r in ends)
+
+
+def _same_suit(cards: tuple[Card, ...]) -> bool:
+    return len({c.suit for c in cards}) == 1 and len(cards) > 1
+
+
+def _by_rank(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=lambda c: c.rank))
+
+
+def _meld_unchecked(cards: tuple[Card, ...], kind: MeldKind) -> Meld:
+    meld = object.__new__(Meld)
+    object.__setattr__(meld, "cards", cards)
+    object.__setattr__(meld, "kind", kind)
+    return meld
+
+
+def all_melds(cards: CardsLike) -> tuple[Meld, ...]:
+    """Every set and run that can be made from the cards (they may overlap).
+
+    >>> all_melds("7H 8H 9H 9S 9D")
+    (Meld(9D 9H 9S), Meld(7H 8H 9H))
+    """
+    cs = to_cards(cards)
+    out: list[Meld] = []
+    by_rank: dict[int, list[Card]] = {}
+    for c in cs:
+        by_rank.setdefault(c.rank, []).append(c)
+    for rank in sorted(by_rank):
+        group = by_rank[rank]
+        for size in (3, 4):
+            for combo in combinations(group, size):
+                out.append(_meld_unchecked(tuple(combo), MeldKind.SET))
+    mask = sum(c.bit for c in cs)
+    for suit in Suit:
+        bits = (mask >> (13 * suit)) & SUIT_BITS
+        for low in range(13):
+            high = low
+            while high < 13 and bits >> high & 1:
+                if high - low >= 2:
+                    run = tuple(CARDS[(suit, r + 1)] for r in range(low, high + 1))
+                    out.append(_meld_unchecked(run, MeldKind.RUN))
+                high += 1
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------
+# Tables over the 8,192 patterns of one suit.
+
+def _runs_table() -> tuple[list[int], list[int]]:
+    melded = [0] * 8192
+    value = [0] * 8192
+    for pattern in range(8192):
+        keep = 0
+        r = 0
+        while r < 13:
+            if pattern >> r & 1:
+                start = r
+                while r < 13 and pattern >> r & 1:
+                    r += 1
+                if r - start >= 3:
+                    keep |= ((1 << (r - start)) - 1) << start
+            else:
+                r += 1
+        melded[pattern] = keep
+        value[pattern] = sum(min(i + 1, 10) for i in range(13) if keep >> i & 1)
+    return melded, value
+
+
+#: RUN_MELDED[p]: the cards of suit pattern p that lie in runs (stretches of 3 or more).
+#: RUN_VALUE[p]: their total value.
+RUN_MELDED, RUN_VALUE = _runs_table()
+#: PATTERN_VALUE[p]: the total value of the cards of suit pattern p.
+PATTERN_VALUE = [sum(min(i + 1, 10) for i in range(13) if p >> i & 1) for p in range(8192)]
+# The set options at a rank held in k suits (as 4-bit suit masks): none, each 3, the 4.
+_SET_OPTIONS = {
+    sm: [0] + [sum(1 << s for s in c) for n in (3, 4) for c in combinations(
+        [s for s in range(4) if sm >> s & 1], n)]
+    for sm in range(16)
+}
+
+
+def _set_ranks(s0: int, s1: int, s2: int, s3: int) -> list[tuple[int, int]]:
+    """(rank index, 4-bit suit mask) for each rank held in three or more suits."""
+    three = (s0 & s1 & s2) | (s0 & s1 & s3) | (s0 & s2 & s3) | (s1 & s2 & s3)
+    out = []
+    while three:
+        low = three & -three
+        r = low.bit_length() - 1
+        sm = (s0 >> r & 1) | (s1 >> r & 1) << 1 | (s2 >> r & 1) << 2 | (s3 >> r & 1) << 3
+        out.append((r, sm))
+        three ^= low
+    return out
+
+
+def _choices(mask: int) -> tuple[list[list[tuple[int, int]]], int]:
+    """All choices of sets for a hand mask, and the hand's total value."""
+    suits = [(mask >> (13 * s)) & SUIT_BITS for s in range(4)]
+    total = PATTERN_VALUE[suits[0]] + PATTERN_VALUE[suits[1]] + \
+        PATTERN_VALUE[suits[2]] + PATTERN_VALUE[suits[3]]
+    ranks = _set_ranks(*suits)
+    if not ranks:
+        return [[]], total
+    options = [[(r, o) for o in _SET_OPTIONS[sm]] for r, sm in ranks]
+    return [list(c) for c in product(*options)], total
+
+
+def _melded_value(mask: int, choice: list[tuple[int, int]]) -> tuple[int, int]:
+    """(value melded, mask of melded cards) for a hand mask and one choice of sets."""
+    suits = [(mask >> (13 * s)) & SUIT_BITS for s in range(4)]
+    value = 0
+    melded = 0
+    for r, sm in choice:
+        if sm:
+            for s in range(4):
+                if sm >> s & 1:
+                    suits[s] &= ~(1 << r)
+                    melded |= 1 << (13 * s + r)
+            value += min(r + 1, 10) * sm.bit_count()
+    for s in range(4):
+        value += RUN_VALUE[suits[s]]
+        melded |= RUN_MELDED[suits[s]] << (13 * s)
+    return value, melded
+
+
+def min_deadwood_mask(mask: int) -> int:
+    """The least deadwood value of the cards in a 52-bit mask (the fast path)."""
+    s0 = mask & SUIT_BITS
+    s1 = (mask >> 13) & SUIT_BITS
+    s2 = (mask >> 26) & SUIT_BITS
+    s3 = (mask >> 39) & SUIT_BITS
+    total = PATTERN_VALUE[s0] + PATTERN_VALUE[s1] + PATTERN_VALUE[s2] + PATTERN_VALUE[s3]
+    three = (s0 & s1 & s2) | (s0 & s1 & s3) | (s0 & s2 & s3) | (s1 & s2 & s3)
+    if not three:
+        return total - RUN_VALUE[s0] - RUN_VALUE[s1] - RUN_VALUE[s2] - RUN_VALUE[s3]
+    choices, _total = _choices(mask)
+    return total - max(_melded_value(mask, c)[0] for c in choices)
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """Cards laid out as melds plus deadwood (the cards in no meld)."""
+
+    melds: tuple[Meld, ...]
+    deadwood: tuple[Card, ...]
+
+    @property
+    def deadwood_value(self) -> int:
+        """The total value of the deadwood cards."""
+        return sum(c.value for c in self.deadwood)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """Every card of the arrangement, sorted."""
+        return tuple(sorted([c for m in self.melds for c in m.cards] + list(self.deadwood)))
+
+    @property
+    def is_gin(self) -> bool:
+        """Whether no card is left as deadwood."""
+        return not self.deadwood
+
+    def __str__(self) -> str:
+        melds = " ".join(f"[{m}]" for m in self.melds)
+        return f"{melds} | {format_cards(self.deadwood) or '-'} ({self.deadwood_value})"
+
+    def _repr_html_(self) -> str:
+        from .display import arrangement_html
+
+        return arrangement_html(self)
+
+    @staticmethod
+    def of(cards: CardsLike, melds: list[Meld] | tuple[Meld, ...]) -> Arrangement:
+        """Arrange ``cards`` into the given melds; the rest is deadwood.
+
+        Raises :class:`InvalidCardError` when a meld uses a card not in ``cards`` or two
+        melds share a card.
+        """
+        cs = to_cards(cards)
+        held = set(cs)
+        used: set[Card] = set()
+        for meld in melds:
+            for c in meld.cards:
+                if c not in held:
+                    raise InvalidCardError(
+                        _("{card} is in the meld {meld} but not in the hand").format(
+                            card=c, meld=meld)
+                    )
+                if c in used:
+                    raise InvalidCardError(
+                        _("{card} is in two melds: a card belongs to at most one meld").format(
+                            card=c)
+                    )
+                used.add(c)
+        return Arrangement(tuple(melds), tuple(c for c in cs if c not in used))
+
+
+def _melds_of(mask: int, choice: list[tuple[int, int]]) -> tuple[Meld, ...]:
+    suits = [(mask >> (13 * s)) & SUIT_BITS for s in range(4)]
+    sets = []
+    for r, sm in choice:
+        if sm:
+            cards = []
+            for s in range(4):
+                if sm >> s & 1:
+                    suits[s] &= ~(1 << r)
+                    cards.append(CARDS[(Suit(s), r + 1)])
+            sets.append(_meld_unchecked(tuple(cards), MeldKind.SET))
+    runs = []
+    for s in range(4):
+        keep = RUN_MELDED[suits[s]]
+        r = 0
+        while r < 13:
+            if keep >> r & 1:
+                start = r
+                while r < 13 and keep >> r & 1:
+                    r += 1
+                runs.append((start, s, tuple(CARDS[(Suit(s), i + 1)] for i in range(start, r))))
+            else:
+                r += 1
+    ordered = sorted(
+        [(m.cards[0].rank - 1, 0, m) for m in sets]
+        + [(start, 1, _meld_unchecked(cs, MeldKind.RUN)) for start, s, cs in runs],
+        key=lambda t: (t[0], t[1], t[2].cards[0].suit),
+    )
+    return tuple(m for _, _, m in ordered)
+
+
+def _tie_key(mask: int, melded: int, choice: list[tuple[int, int]]) -> tuple[object, ...]:
+    dead = mask & ~melded
+    dead_cards = sorted((BY_INDEX[i] for i in range(52) if dead >> i & 1), reverse=True)
+    set_cards = sum(sm.bit_count() for _, sm in choice)
+    return (len(dead_cards), dead_cards, set_cards)
+
+
+def best_melds(cards: CardsLike) -> Arrangement:
+    """An arrangement of the cards with the least possible deadwood value.
+
+    Exact for any number of cards.  Ties are broken the same way every time, looking
+    only at these cards: the fewest deadwood cards; then the deadwood whose highest card
+    is lowest (compared card by card, high to low); then the fewest cards in sets (runs
+    preferred).  Melds are listed by their lowest rank, sets before runs.
+
+    >>> best_melds("TC TD TH JH QH").deadwood   # a tie at 20: keep the lower cards
+    (TC, TD)
+    """
+    cs = to_cards(cards)
+    mask = 0
+    for c in cs:
+        mask |= c.bit
+    return Arrangement(*_best_of_mask(mask))
+
+
+def _best_of_mask(mask: int) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
+    choices, _total = _choices(mask)
+    best: list[tuple[int, list[tuple[int, int]]]] = []
+    best_value = -1
+    for choice in choices:
+        value, melded = _melded_value(mask, choice)
+        if value > best_value:
+            best_value, best = value, [(melded, choice)]
+        elif value == best_value:
+            best.append((melded, choice))
+    melded, choice = best[0] if len(best) == 1 else min(
+        best, key=lambda mc: _tie_key(mask, mc[0], mc[1])
+    )
+    return _melds_of(mask, choice), cards_of(mask & ~melded)
+
+
+def deadwood(cards: CardsLike) -> int:
+    """The least deadwood value of the cards: a shortcut for ``best_melds(c).deadwood_value``.
+
+    >>> deadwood("AH 2H 3H 4S 4D KC")
+    18
+    """
+    cs = to_cards(cards)
+    mask = 0
+    for c in cs:
+        mask |= c.bit
+    return min_deadwood_mask(mask)
