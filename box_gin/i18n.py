@@ -42,7 +42,26 @@ def _detect() -> str:
 
 
 def _load(lang: str) -> gettext.NullTranslations:
-    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
+    """The catalog for ``lang``: the compiled .mo when it is up to date, else the .po
+    source compiled in memory (so an edited catalog needs no reinstall), else English."""
+    folder = LOCALE_DIR / lang / "LC_MESSAGES"
+    po, mo = folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
+    if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
+        with mo.open("rb") as compiled:
+            return gettext.GNUTranslations(compiled)
+    if po.exists():
+        import io
+
+        from babel.messages.mofile import write_mo
+        from babel.messages.pofile import read_po
+
+        with po.open("rb") as source:
+            catalog = read_po(source)
+        buffer = io.BytesIO()
+        write_mo(buffer, catalog, use_fuzzy=False)
+        buffer.seek(0)
+        return gettext.GNUTranslations(buffer)
+    return gettext.NullTranslations()
 
 
 def get_language() -> str:
