@@ -8,34 +8,44 @@ and it never imports a widget library.  CSS classes are stable (see ``docs``):
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from .i18n import _, is_rtl
+from .i18n import _, is_rtl, ngettext
 
 if TYPE_CHECKING:
     from .cards import Card
+    from .hand import Hand, HandResult, Role, SeatView
     from .knocking import DiscardAnalysis
-    from .layoffs import LayoffResult
+    from .layoffs import Layoff, LayoffResult
+    from .match import CutRound, Match
     from .melds import Arrangement, Meld
+    from .rules import Rules
 
 STYLE = """<style>
 .bg-cards{display:inline-flex;flex-wrap:wrap;gap:4px;align-items:center;direction:ltr}
 .bg-card{display:inline-flex;flex-direction:column;justify-content:space-between;
- width:2.6em;height:3.6em;padding:.15em .25em;border:1px solid #888;border-radius:.35em;
- background:#fff;font:bold 1.1em/1 system-ui,sans-serif;box-shadow:1px 1px 2px #0003;
- box-sizing:border-box;user-select:none}
+ width:2.8em;height:3.9em;padding:.15em .25em;border:1px solid #888;border-radius:.35em;
+ background:#fff;font:bold 1.2em/1 system-ui,sans-serif;box-shadow:1px 1px 2px #0003;
+ box-sizing:border-box;user-select:none;vertical-align:middle}
 .bg-card .bg-pip{font-size:1.5em;align-self:center}
 .bg-red{color:#c8102e}.bg-black{color:#111}
 .bg-card.bg-selected{outline:3px solid #1f6feb;transform:translateY(-4px)}
 .bg-card.bg-dim{opacity:.45}
+.bg-card.bg-laid-off{background:#fff3c4;border:2px solid #f9a825}
 .bg-meld{display:inline-flex;gap:2px;padding:3px;margin:2px;border-radius:.5em;
  background:#e6f4ea;border:2px solid #2e7d32}
 .bg-deadwood{display:inline-flex;gap:2px;padding:3px;margin:2px;border-radius:.5em;
  background:#fdecea;border:2px dashed #c62828}
 .bg-readout{font:1.05em system-ui,sans-serif;margin:.3em 0}
+.bg-score{font-weight:bold}
 .bg-layoff{background:#fff8e1;border-color:#f9a825}
-.bg-back{background:repeating-linear-gradient(45deg,#1f4e79,#1f4e79 4px,#2e75b6 4px,#2e75b6 8px)}
+.bg-back{background:repeating-linear-gradient(45deg,#1f4e79,#1f4e79 4px,#2e75b6 4px,#2e75b6 8px);
+ width:1.6em}
+.bg-role{padding:0 .3em}
+.bg-scoresheet,.bg-cut,.bg-discards{border-collapse:collapse;font:1em system-ui,sans-serif}
+.bg-scoresheet td,.bg-scoresheet th{border:1px solid #bbb;padding:.2em .6em;text-align:center}
+.bg-scoresheet .bg-total td{font-weight:bold;border-top:2px solid #333}
 </style>"""
 
 
@@ -116,11 +126,6 @@ def discard_analysis_html(analysis: DiscardAnalysis) -> str:
     return f"{STYLE}<table class=\"bg-discards\"{_dir()}><tr><th>{head}</th></tr>{rows}</table>"
 
 
-if TYPE_CHECKING:
-    from .hand import Hand, HandResult, SeatView
-    from .match import Match
-
-
 def _readout(text: str, cls: str) -> str:
     return f'<div class="bg-readout {cls}">{html.escape(text)}</div>'
 
@@ -169,7 +174,7 @@ def hand_html(hand: Hand) -> str:
 
 
 def match_html(match: Match) -> str:
-    """The score sheet: one row per hand, the running totals."""
+    """The score sheet: one row per hand (roles, outcome, who scored), the running totals."""
     head = "".join(f"<th>{html.escape(p)}</th>" for p in match.players)
     rows = []
     running = dict.fromkeys(match.players, 0)
@@ -177,9 +182,133 @@ def match_html(match: Match) -> str:
         name = record.winner_name
         if name is not None:
             running[name] += record.result.points
-        cells = "".join(f"<td>{running[p]}</td>" for p in match.players)
-        rows.append(f"<tr><td>{record.number}</td><td>{html.escape(record.result.outcome.label)}"
-                    f"</td>{cells}</tr>")
-    title = html.escape(_("Hand")) + "</th><th>" + html.escape(_("Outcome"))
-    return (f'<table class="bg-scoresheet"{_dir()}><tr><th>{title}</th>{head}</tr>'
-            + "".join(rows) + "</table>")
+        cells = "".join(
+            f'<td class="{"bg-scored" if p == name else ""}">{running[p]}</td>'
+            for p in match.players)
+        box = html.escape(record.roles[_box_role()])
+        rows.append(f"<tr><td>{record.number}</td><td>{box}</td>"
+                    f"<td>{html.escape(record.result.outcome.label)}</td>{cells}</tr>")
+    totals = "".join(f"<td>{match.scores[p]}</td>" for p in match.players)
+    total_label = html.escape(_("Total"))
+    rows.append(f'<tr class="bg-total"><td colspan="3">{total_label}</td>{totals}</tr>')
+    title = "".join(f"<th>{html.escape(t)}</th>" for t in (_("Hand"), _("Box"), _("Outcome")))
+    winner = ""
+    if match.winner is not None:
+        winner = _readout(_("{name} wins the game.").format(name=match.winner), "bg-winner")
+    return (f'{STYLE}<div class="bg-match"{_dir()}><table class="bg-scoresheet">'
+            f"<tr>{title}{head}</tr>" + "".join(rows) + f"</table>{winner}</div>")
+
+
+def _box_role() -> Role:
+    from .hand import Role
+
+    return Role.BOX
+
+
+# ---------------------------------------------------------------------------------------
+# Pieces the teaching widgets share with the static views.
+
+def back_html(count: int) -> str:
+    """``count`` cards face down (an opponent's hidden cards), as one labelled row."""
+    label = ngettext("{n} card face down", "{n} cards face down", count).format(n=count)
+    inner = "".join('<span class="bg-card bg-back" aria-hidden="true"></span>'
+                    for _i in range(count))
+    return (f'<span class="bg-cards bg-backs" role="img" aria-label="{html.escape(label)}" '
+            f'title="{html.escape(label)}">{inner}</span>')
+
+
+def roles_html(roles: Mapping[Role, str], *, human: str | None = None) -> str:
+    """Who is box, captain and sitter this hand (``human`` is marked "you")."""
+    from .hand import Role
+
+    cells = []
+    for role in (Role.BOX, Role.CAPTAIN, Role.SITTER):
+        name = roles[role]
+        if name == human:
+            name = _("{name} (you)").format(name=name)
+        cells.append(
+            f'<span class="bg-role bg-role-{role.value}"><b>{html.escape(role.label)}</b>'
+            f" {html.escape(name)}</span>"
+        )
+    return f'<div class="bg-readout bg-roles"{_dir()}>' + " · ".join(cells) + "</div>"
+
+
+def cut_html(cuts: Iterable[CutRound]) -> str:
+    """Each round of the cut for roles: the card each player cut."""
+    rows = []
+    for number, cut in enumerate(cuts, start=1):
+        cells = "".join(
+            f'<td>{html.escape(name)}</td><td>{card_html(card)}</td>' for name, card in cut.cards
+        )
+        rows.append(f"<tr><th>{html.escape(_('Cut {n}').format(n=number))}</th>{cells}</tr>")
+    return f'<table class="bg-cut"{_dir()}>' + "".join(rows) + "</table>"
+
+
+def deal_html(hand: Hand, roles: Mapping[Role, str] | None = None) -> str:
+    """A fresh deal face up: the box's and the captain's hands, the upcard, the stock."""
+    from .hand import Role
+
+    rows = []
+    for role in (Role.BOX, Role.CAPTAIN):
+        title = role.label.capitalize()
+        if roles is not None:
+            title = _("{role}: {name}").format(role=title, name=roles[role])
+        rows.append(_readout(title, f"bg-{role.value}-label"))
+        rows.append(f'<div class="bg-cards bg-hand-{role.value}">'
+                    + "".join(card_html(c) for c in hand.cards(role)) + "</div>")
+    stock = ngettext("{n} card in the stock", "{n} cards in the stock", hand.stock_size)
+    rows.append(
+        f'<div class="bg-readout bg-upcard">{html.escape(_("Upcard:"))} '
+        f'{card_html(hand.upcard)}</div>'
+        f'<div class="bg-readout bg-stock">{back_html(1)} '
+        f'{html.escape(stock.format(n=hand.stock_size))}</div>'
+    )
+    return f'{STYLE}<div class="bg-deal"{_dir()}>' + "".join(rows) + "</div>"
+
+
+def score_breakdown(result: HandResult, rules: Rules) -> str:
+    """How the hand's points were counted, in one line of words and numbers.
+
+    The points are the engine's (``result.points``); this only shows the sum.
+    """
+    from .hand import Outcome
+
+    if result.outcome is Outcome.DRAWN or result.knocker_layout is None \
+            or result.defender_layout is None:
+        return _("Drawn hand: nobody scores.")
+    k = result.knocker_layout.deadwood_value
+    d = result.defender_layout.deadwood_value
+    if result.outcome is Outcome.BIG_GIN:
+        text = _("Big gin: bonus {bonus} + the defender's deadwood {d} = {points}").format(
+            bonus=rules.big_gin_bonus, d=d, points=result.points)
+    elif result.outcome is Outcome.GIN:
+        text = _("Gin: bonus {bonus} + the defender's deadwood {d} = {points}").format(
+            bonus=rules.gin_bonus, d=d, points=result.points)
+    elif result.outcome is Outcome.UNDERCUT:
+        text = _("Undercut: the knocker's {k} is not less than the defender's {d}, so the "
+                 "defender scores bonus {bonus} + ({k} − {d}) = {points}").format(
+            k=k, d=d, bonus=rules.undercut_bonus, points=result.points)
+    else:
+        text = _("Knock: the knocker's {k} is less than the defender's {d}, so the knocker "
+                 "scores {d} − {k} = {points}").format(k=k, d=d, points=result.points)
+    if result.doubled:
+        text += " " + _("(doubled: a spade upcard)")
+    return text
+
+
+def score_html(result: HandResult, rules: Rules) -> str:
+    """The score read-out: who scores, how many points, and the breakdown."""
+    return (f'<div class="bg-score-box"{_dir()}>{_readout(result.summary(), "bg-score")}'
+            f'{_readout(score_breakdown(result, rules), "bg-breakdown")}</div>')
+
+
+def layoff_step_html(knocker_melds: Sequence[Meld], layoffs: Sequence[Layoff]) -> str:
+    """The knocker's melds with the cards laid off so far added, marked as layoffs."""
+    parts = []
+    for index, meld in enumerate(knocker_melds):
+        added = [lo.card for lo in layoffs if lo.onto_index == index]
+        cards = sorted([*meld.cards, *added], key=lambda c: (c.rank, c.suit))
+        inner = "".join(card_html(c, extra_class="bg-laid-off" if c in added else "")
+                        for c in cards)
+        parts.append(f'<span class="bg-meld" data-meld="{meld}">{inner}</span>')
+    return f'{STYLE}<div class="bg-cards bg-knocker-melds">' + "".join(parts) + "</div>"
