@@ -1,0 +1,1 @@
+"""Tools for maintaining the project: executing notebooks, serving the app."""
