@@ -4,8 +4,11 @@
 
 Each notebook runs in a fresh ``python3`` kernel whose working folder is the notebook's
 own.  Afterwards the notebook is normalised: widget state (the ``widgets`` metadata key)
-and execution timings are removed, the kernel metadata is the standard one, and outputs
-keep only what the kernel produced.  Paths that do not exist (an unmatched ``*.ipynb``
+and execution timings are removed, and the kernel metadata is the standard one.  A widget's
+output keeps its text and HTML forms (box-gin widgets add a static HTML view of their
+state) but not its ``application/vnd.jupyter.widget-view+json`` reference: that names a
+model id that changes on every run and whose state is not saved, so it could only show
+"model not found" when the notebook is reopened.  Paths that do not exist (an unmatched ``*.ipynb``
 left as it is by the shell) are skipped with a note.
 """
 
@@ -17,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 #: Notebook metadata keys kept (everything else, such as ``widgets``, is dropped).
 KEEP_METADATA = ("kernelspec", "language_info", "nbgrader", "title", "authors")
@@ -42,6 +46,7 @@ def normalise(nb: Any) -> Any:
             cell.metadata.pop(key, None)
         for output in cell.get("outputs", ()):
             output.get("metadata", {}).pop("execution", None)
+            output.get("data", {}).pop(WIDGET_VIEW, None)
     return nb
 
 
