@@ -25,14 +25,23 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .actions import DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, ActionKind, discard, knock
-from .cards import Card, CardsLike, Suit, format_cards, full_deck
+from .cards import BY_INDEX, Card, CardsLike, Suit, format_cards, full_deck
 from .errors import IllegalActionError, InvalidCardError
 from .i18n import _
 from .knocking import DiscardAnalysis, best_discards
 from .layoffs import LayoffResult, lay_off
-from .melds import Arrangement, best_melds, min_deadwood_mask
+from .melds import Arrangement, _deadwood_after_discards, _mask_of, best_melds, min_deadwood_mask
 from .rules import DRAW_AT_STOCK, STANDARD, Rules
 from .scoring import HandScore, Side, score_hand
+
+# The discard and knock actions of each card (by index), made once: actions are frozen.
+_DISCARDS = [discard(c) for c in BY_INDEX]
+_KNOCKS = [knock(c) for c in BY_INDEX]
+
+
+def _rank_major(pair: tuple[int, int]) -> int:
+    """Sort key of a (card index, ...) pair: by rank, then suit, as cards sort."""
+    return (pair[0] % 13) * 4 + pair[0] // 13
 
 
 class Role(StrEnum):
@@ -305,16 +314,16 @@ class Hand:
             return [DRAW_STOCK, DRAW_DISCARD]
         if self.phase is Phase.DISCARD:
             assert self.to_play is not None
-            held = self.hands[self.to_play]
             forbidden = self._forbidden()
-            mask = 0
-            for c in held:
-                mask |= c.bit
-            ordered = sorted(held)
-            actions: list[Action] = [discard(c) for c in ordered if c != forbidden]
+            mask = _mask_of(self.hands[self.to_play])
+            skip = -1 if forbidden is None else forbidden.index
+            # (card index, deadwood after discarding it), cards sorted by rank then suit
+            after = [(bit.bit_length() - 1, d) for bit, d in _deadwood_after_discards(mask)]
+            after = [pair for pair in after if pair[0] != skip]
+            after.sort(key=_rank_major)
             limit = self.knock_limit
-            actions += [knock(c) for c in ordered
-                        if c != forbidden and min_deadwood_mask(mask ^ c.bit) <= limit]
+            actions: list[Action] = [_DISCARDS[i] for i, _d in after]
+            actions += [_KNOCKS[i] for i, d in after if d <= limit]
             if self.rules.big_gin and min_deadwood_mask(mask) == 0:
                 actions.append(Action(ActionKind.BIG_GIN))
             return actions
@@ -479,7 +488,7 @@ class Hand:
                 raise self._illegal(act, str(err)) from None
             value = layout.deadwood_value
         else:
-            value = best_melds(cards).deadwood_value
+            value = min_deadwood_mask(_mask_of(cards))  # best_melds' deadwood, faster
         if value > limit:
             raise self._illegal(act, _("{rule}, and this lay-out leaves {value} ({cards})")
                                 .format(rule=rule, value=value,

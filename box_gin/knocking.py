@@ -14,7 +14,14 @@ from dataclasses import dataclass
 from .cards import Card, CardsLike, to_cards
 from .errors import InvalidCardError
 from .i18n import _
-from .melds import Arrangement, best_melds, min_deadwood_mask
+from .melds import (
+    Arrangement,
+    _deadwood_after_discards,
+    _mask_of,
+    _sorted_cards,
+    best_melds,
+    min_deadwood_mask,
+)
 from .rules import STANDARD, Rules
 
 
@@ -75,16 +82,18 @@ def best_discards(
     ``knock_limit`` overrides the rules' limit (an Oklahoma hand); ``forbidden`` is a
     card that may not be discarded (the one just taken from the discard pile).
     """
-    cs = to_cards(cards)
+    mask = _mask_of(cards)
+    cs = _sorted_cards(mask)  # the cards sorted, as to_cards gives them
     if len(cs) != 11:
         raise InvalidCardError(
             _("best_discards takes 11 cards (10 plus the one just taken), not {n}").format(
                 n=len(cs))
         )
-    mask = 0
-    for c in cs:
-        mask |= c.bit
-    after = {c: min_deadwood_mask(mask ^ c.bit) for c in cs if c != forbidden}
+    by_bit = dict(_deadwood_after_discards(mask))
+    if forbidden is None:
+        after = {c: by_bit[c.bit] for c in cs}
+    else:
+        after = {c: by_bit[c.bit] for c in cs if c != forbidden}
     least = min(after.values())
     limit = rules.knock_limit if knock_limit is None else knock_limit
     return DiscardAnalysis(
