@@ -58,6 +58,36 @@ class Action:
     card: Card | None = None
     melds: tuple[Meld, ...] | None = None
 
+    def __post_init__(self) -> None:
+        # Check the action's shape here, so that no malformed action (a kind given as
+        # plain text, a discard without a card, melds that are not melds) can reach a
+        # hand: the hand compares kinds by identity.
+        try:
+            kind = ActionKind(self.kind)
+        except (ValueError, TypeError):
+            raise IllegalActionError(
+                _("not an action: {value!r}").format(value=self.kind)) from None
+        object.__setattr__(self, "kind", kind)
+        if kind in _WITH_CARD:
+            if not isinstance(self.card, Card):
+                raise IllegalActionError(_("{action} needs a card, not {value!r}").format(
+                    action=kind.value, value=self.card))
+        elif self.card is not None:
+            raise IllegalActionError(_("{action} takes no card, not {value!r}").format(
+                action=kind.value, value=self.card))
+        if self.melds is not None:
+            if kind not in (ActionKind.KNOCK, ActionKind.BIG_GIN):
+                raise IllegalActionError(_("only a knock or big gin lays out melds"))
+            melds = () if isinstance(self.melds, str | bytes) else self.melds
+            try:
+                melds = tuple(melds)
+            except TypeError:
+                melds = ()
+            if not melds or not all(isinstance(m, Meld) for m in melds):
+                raise IllegalActionError(_("not a lay-out of melds: {value!r}").format(
+                    value=self.melds))
+            object.__setattr__(self, "melds", melds)
+
     @staticmethod
     def parse(text: str | Action) -> Action:
         """The action named by ``text``: ``"take"``, ``"pass"``, ``"draw stock"``,

@@ -13,6 +13,7 @@ from functools import lru_cache
 from itertools import combinations, pairwise
 
 from box_gin.cards import Card
+from box_gin.hand import Hand, Role
 
 Key = tuple[int, int]  # (rank, suit)
 
@@ -145,3 +146,32 @@ def min_deadwood_after_layoffs(knocker_melds: Iterable[Iterable[Card | Key]],
         return best
 
     return search(start_hand, start_melds)
+
+
+# ---------------------------------------------------------------------------------------
+# State helpers for the hand tests (plain data, so a comparison sees every change).
+
+def hand_state(hand: Hand) -> tuple[object, ...]:
+    """A deep, immutable snapshot of everything a hand holds."""
+    def by_role(piles: dict[Role, set[Card]]) -> tuple[object, ...]:
+        return tuple(sorted((str(r), tuple(sorted(cs))) for r, cs in piles.items()))
+
+    return (
+        hand.rules, hand.deck, hand.seed, by_role(hand.hands), tuple(hand.stock),
+        tuple(hand.discard_pile), hand.phase, hand.to_play, hand.taken_card,
+        hand.must_draw_stock, by_role(hand.seen), tuple(hand.history), hand.result,
+    )
+
+
+def conservation_problem(hand: Hand) -> str | None:
+    """Why the hand's cards are not exactly the 52 (box + captain + stock + discard
+    pile), or ``None`` when they are."""
+    piles = [hand.hands[Role.BOX], hand.hands[Role.CAPTAIN], hand.stock, hand.discard_pile]
+    cards = [key(c) for pile in piles for c in pile]
+    if len(cards) != 52:
+        return f"{len(cards)} cards in play, not 52"
+    if set(cards) != {(r, s) for r in range(1, 14) for s in range(4)}:
+        return "a card is in two places, or missing"
+    if set(hand.hands) != {Role.BOX, Role.CAPTAIN}:
+        return "the sitter holds cards"
+    return None

@@ -24,7 +24,8 @@ def stacked_deck(captain: str, box: str, upcard: str, stock: str = "") -> tuple[
     captain's 10 cards at positions 0, 2, .. 18, the box's at 1, 3, .. 19, the upcard at
     20, then the stock from the top (``stock`` first, the unused cards after it)."""
     c, b = parse_cards(captain), parse_cards(box)
-    up, top = parse_cards(upcard), parse_cards(stock) if stock.strip() else ()
+    up = parse_cards(upcard)
+    top = [Card.parse(word) for word in stock.split()]   # in the order given, not sorted
     assert len(c) == 10 and len(b) == 10 and len(up) == 1, "10 + 10 cards and one upcard"
     named = [*c, *b, *up, *top]
     assert len(set(named)) == len(named), "a card named twice"
