@@ -1,0 +1,367 @@
+"""The match: RULES.md "Players and roles", "Winning" and the scoring variants."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import MutableSequence, Sequence
+from typing import Any
+
+import bruteforce as bf
+import pytest
+
+from box_gin import (
+    PRESETS,
+    STANDARD,
+    Card,
+    Game,
+    HandResult,
+    IllegalActionError,
+    Match,
+    Outcome,
+    Role,
+    Rules,
+    cut_for_roles,
+    greedy_bot,
+    next_roles,
+    seeded_random_bot,
+)
+from box_gin.match import CutRound
+
+BOX, CAPTAIN, SITTER = Role.BOX, Role.CAPTAIN, Role.SITTER
+ROLES = {BOX: "Ada", CAPTAIN: "Ben", SITTER: "Cy"}
+PLAYERS = ("Ada", "Ben", "Cy")
+
+
+# -- the rotation of roles --------------------------------------------------------------
+
+@pytest.mark.parametrize(("result", "expected"), [
+    # The box won: it stays; captain and sitter swap.
+    (HandResult(Outcome.KNOCK, knocker=BOX, winner=BOX, points=12),
+     {BOX: "Ada", CAPTAIN: "Cy", SITTER: "Ben"}),
+    (HandResult(Outcome.UNDERCUT, knocker=CAPTAIN, winner=BOX, points=10),
+     {BOX: "Ada", CAPTAIN: "Cy", SITTER: "Ben"}),
+    # The box lost: the captain goes into the box, the sitter becomes captain, the box
+    # becomes the sitter.
+    (HandResult(Outcome.GIN, knocker=CAPTAIN, winner=CAPTAIN, points=30),
+     {BOX: "Ben", CAPTAIN: "Cy", SITTER: "Ada"}),
+    (HandResult(Outcome.UNDERCUT, knocker=BOX, winner=CAPTAIN, points=10),
+     {BOX: "Ben", CAPTAIN: "Cy", SITTER: "Ada"}),
+    # Drawn: nobody moves.
+    (HandResult(Outcome.DRAWN), {BOX: "Ada", CAPTAIN: "Ben", SITTER: "Cy"}),
+])
+def test_next_roles(result: HandResult, expected: dict[Role, str]) -> None:
+    assert next_roles(ROLES, result) == expected
+    assert ROLES == {BOX: "Ada", CAPTAIN: "Ben", SITTER: "Cy"}     # not changed in place
+
+
+def _expected_next(roles: dict[Role, str], winner: Role | None) -> dict[Role, str]:
+    box, captain, sitter = roles[BOX], roles[CAPTAIN], roles[SITTER]
+    if winner is None:
+        return dict(roles)
+    if winner is BOX:
+        return {BOX: box, CAPTAIN: sitter, SITTER: captain}
+    return {BOX: captain, CAPTAIN: sitter, SITTER: box}
+
+
+def _play_out(match: Match, seed: int) -> None:
+    bots: dict[str, Any] = {
+        PLAYERS[0]: greedy_bot, PLAYERS[1]: seeded_random_bot(seed), PLAYERS[2]: greedy_bot}
+    match.play(bots)
+
+
+def test_roles_rotate_through_a_match_by_the_rules() -> None:
+    seen = {"box won": 0, "box lost": 0, "drawn": 0}
+    for seed in range(12):
+        match = Match.new(PLAYERS, Rules(target=60), seed=seed)
+        _play_out(match, seed)
+        records = match.history
+        for before, after in zip(records, [*records[1:], None], strict=True):
+            expected = _expected_next(before.roles, before.result.winner)
+            assert (after.roles if after else match.roles) == expected
+            kind = ("drawn" if before.result.winner is None else
+                    "box won" if before.result.winner is BOX else "box lost")
+            seen[kind] += 1
+            # The sitter never holds cards and never scores.
+            assert before.result.winner in (None, BOX, CAPTAIN)
+    assert all(n > 0 for n in seen.values()), seen
+
+
+# -- the cut for roles ------------------------------------------------------------------
+
+class StackedCut:
+    """A stand-in for ``random.Random`` whose shuffles put the given ranks on top, one
+    list of ranks per cut (the i-th player in the cut gets the i-th rank)."""
+
+    def __init__(self, *cuts: Sequence[int]) -> None:
+        self.cuts = [list(c) for c in cuts]
+
+    def shuffle(self, deck: MutableSequence[Card]) -> None:
+        ranks = self.cuts.pop(0)
+        top: list[Card] = []
+        for rank in ranks:
+            top.append(next(c for c in deck if c.rank == rank and c not in top))
+        rest = [c for c in deck if c not in top]
+        deck[:] = top + rest
+
+
+@pytest.mark.parametrize(("cuts", "box", "captain", "sitter", "rounds"), [
+    # Highest rank is box, middle captain, lowest sitter (king high, ace low).
+    ([[13, 7, 2]], "Ada", "Ben", "Cy", [PLAYERS]),
+    ([[2, 7, 13]], "Cy", "Ben", "Ada", [PLAYERS]),
+    ([[1, 13, 12]], "Ben", "Cy", "Ada", [PLAYERS]),
+    # All three tie: all three cut again.
+    ([[7, 7, 7], [2, 9, 5]], "Ben", "Cy", "Ada", [PLAYERS, PLAYERS]),
+    # Two tie for box: only those two cut again; the sitter is settled.
+    ([[9, 9, 3], [4, 8]], "Ben", "Ada", "Cy", [PLAYERS, ("Ada", "Ben")]),
+    ([[3, 9, 9], [8, 4]], "Ben", "Cy", "Ada", [PLAYERS, ("Ben", "Cy")]),
+    # Two tie for sitter: only those two cut again; the box is settled.
+    ([[13, 5, 5], [3, 11]], "Ada", "Cy", "Ben", [PLAYERS, ("Ben", "Cy")]),
+    ([[5, 13, 5], [12, 11]], "Ben", "Ada", "Cy", [PLAYERS, ("Ada", "Cy")]),
+    # Ties again and again.
+    ([[9, 9, 3], [4, 4], [6, 6], [2, 6]], "Ben", "Ada", "Cy",
+     [PLAYERS, ("Ada", "Ben"), ("Ada", "Ben"), ("Ada", "Ben")]),
+    ([[7, 7, 7], [5, 5, 13], [12, 3]], "Cy", "Ada", "Ben",
+     [PLAYERS, PLAYERS, ("Ada", "Ben")]),
+])
+def test_cut_for_roles(cuts: list[list[int]], box: str, captain: str, sitter: str,
+                       rounds: list[tuple[str, ...]]) -> None:
+    rng = StackedCut(*cuts)
+    roles, record = cut_for_roles(PLAYERS, rng)  # type: ignore[arg-type]
+    assert roles == {BOX: box, CAPTAIN: captain, SITTER: sitter}
+    assert [tuple(name for name, _c in r.cards) for r in record] == rounds
+    assert [[c.rank for _n, c in r.cards] for r in record] == cuts
+    assert rng.cuts == []                                  # no extra cut
+
+
+def _roles_from_rounds(players: Sequence[str], rounds: list[CutRound]) -> dict[Role, str]:
+    """Read the roles back from the record of the cut, checking each re-cut was among
+    the players tied for a place still in doubt."""
+    pending = list(rounds)
+
+    def place(group: list[str]) -> list[str]:
+        cut = dict(pending.pop(0).cards)
+        assert sorted(cut) == sorted(group), "a re-cut among the wrong players"
+        if len(group) > 1 and len({c.rank for c in cut.values()}) == 1:
+            return place(group)
+        order: list[str] = []
+        for rank in sorted({c.rank for c in cut.values()}, reverse=True):
+            tied = [n for n in group if cut[n].rank == rank]
+            order += place(tied) if len(tied) > 1 else tied
+        return order
+
+    order = place(list(players))
+    assert not pending, "more cuts than needed"
+    return dict(zip((BOX, CAPTAIN, SITTER), order, strict=True))
+
+
+def test_cut_ties_found_by_searching_seeds() -> None:
+    found = {"three tie": 0, "tie for box": 0, "tie for sitter": 0}
+    for seed in range(3000):
+        roles, rounds = cut_for_roles(PLAYERS, random.Random(seed))
+        assert sorted(roles.values()) == sorted(PLAYERS)
+        assert roles == _roles_from_rounds(PLAYERS, rounds)
+        first = sorted((c.rank for _n, c in rounds[0].cards), reverse=True)
+        if first[0] == first[1] == first[2]:
+            found["three tie"] += 1
+        elif first[0] == first[1]:
+            found["tie for box"] += 1
+            assert len(rounds[1].cards) == 2
+        elif first[1] == first[2]:
+            found["tie for sitter"] += 1
+            assert len(rounds[1].cards) == 2
+        else:
+            assert len(rounds) == 1
+    assert all(n > 0 for n in found.values()), found
+
+
+def test_a_match_starts_with_the_cut() -> None:
+    match = Match.new(PLAYERS, seed=4)
+    assert match.roles == _roles_from_rounds(PLAYERS, match.cuts)
+    assert match.to_play == match.roles[CAPTAIN]
+
+
+@pytest.mark.parametrize("players", [["A", "B"], ["A", "B", "B"], ["A", "B", " "],
+                                     ["A", "B", "C", "D"]])
+def test_a_match_needs_three_different_players(players: list[str]) -> None:
+    with pytest.raises(IllegalActionError):
+        Match.new(players)
+
+
+# -- scores and the target --------------------------------------------------------------
+
+def test_scores_accumulate_until_the_target() -> None:
+    for seed, target in [(1, 100), (2, 40), (3, 1), (4, 150)]:
+        match = Match.new(PLAYERS, Rules(target=target), seed=seed)
+        _play_out(match, seed)
+        assert match.is_over and match.to_play is None and match.legal_actions() == []
+        totals = dict.fromkeys(PLAYERS, 0)
+        for i, record in enumerate(match.history):
+            assert max(totals.values()) < target, "a hand after the game was won"
+            name = record.winner_name
+            assert (name is None) is (record.result.winner is None)
+            if name is not None:
+                assert name == record.roles[record.result.winner]  # type: ignore[index]
+                totals[name] += record.result.points
+            assert record.number == i + 1
+        assert match.scores == totals
+        assert match.winner is not None and totals[match.winner] >= target
+        assert sum(score >= target for score in totals.values()) == 1
+        with pytest.raises(IllegalActionError):
+            match.apply("pass")
+
+
+def test_only_the_box_and_captain_score_and_the_sitter_never() -> None:
+    match = Match.new(PLAYERS, seed=8)
+    _play_out(match, 8)
+    for record in match.history:
+        if record.winner_name is not None:
+            assert record.winner_name != record.roles[SITTER]
+
+
+@pytest.mark.parametrize(("scores", "won", "winner", "rules", "expected"), [
+    # Game bonus 100, box bonus 25 a hand won, no shutout (Ben won hands).
+    ({"Ada": 105, "Ben": 40, "Cy": 0}, {"Ada": 4, "Ben": 2, "Cy": 0}, "Ada",
+     Rules(classic_bonuses=True), {"Ada": 305, "Ben": 90, "Cy": 0}),
+    # A shutout doubles the winner's total.
+    ({"Ada": 105, "Ben": 0, "Cy": 0}, {"Ada": 3, "Ben": 0, "Cy": 0}, "Ada",
+     Rules(classic_bonuses=True), {"Ada": 560, "Ben": 0, "Cy": 0}),
+    ({"Ada": 105, "Ben": 0, "Cy": 0}, {"Ada": 3, "Ben": 0, "Cy": 0}, "Ada",
+     Rules(classic_bonuses=True, shutout_doubles=False), {"Ada": 280, "Ben": 0, "Cy": 0}),
+    # A box bonus of 20 instead.
+    ({"Ada": 10, "Ben": 101, "Cy": 30}, {"Ada": 1, "Ben": 3, "Cy": 1}, "Ben",
+     Rules(classic_bonuses=True, box_bonus=20), {"Ada": 30, "Ben": 261, "Cy": 50}),
+    # Without classic bonuses the scores stand.
+    ({"Ada": 105, "Ben": 0, "Cy": 0}, {"Ada": 3, "Ben": 0, "Cy": 0}, "Ada",
+     STANDARD, {"Ada": 105, "Ben": 0, "Cy": 0}),
+    # Bonuses count only once someone reaches the target.
+    ({"Ada": 50, "Ben": 0, "Cy": 0}, {"Ada": 3, "Ben": 0, "Cy": 0}, None,
+     Rules(classic_bonuses=True), {"Ada": 50, "Ben": 0, "Cy": 0}),
+])
+def test_classic_bonuses(scores: dict[str, int], won: dict[str, int], winner: str | None,
+                         rules: Rules, expected: dict[str, int]) -> None:
+    assert Game(dict(scores), dict(won), winner).final_scores(rules) == expected
+
+
+def test_classic_bonuses_in_a_match() -> None:
+    rules = PRESETS["classic"]
+    match = Match.new(PLAYERS, rules, seed=5)
+    _play_out(match, 5)
+    won = {p: sum(r.winner_name == p for r in match.history) for p in PLAYERS}
+    winner = match.winner
+    assert winner is not None
+    final = {p: match.scores[p] + 25 * won[p] for p in PLAYERS}
+    final[winner] += 100
+    if all(won[p] == 0 for p in PLAYERS if p != winner):
+        final[winner] *= 2
+    assert match.final_scores() == final
+
+
+def _hollywood_from_history(match: Match, target: int) -> list[dict[str, object]]:
+    games: list[dict[str, Any]] = [
+        {"scores": dict.fromkeys(PLAYERS, 0), "winner": None} for _ in range(3)]
+    wins = dict.fromkeys(PLAYERS, 0)
+    for record in match.history:
+        name = record.winner_name
+        if name is None:
+            continue
+        wins[name] += 1
+        # First win: game 1; second: games 1-2; third and later: games 1-3.
+        for game in games[: min(wins[name], 3)]:
+            if game["winner"] is None:
+                game["scores"][name] += record.result.points
+                if game["scores"][name] >= target:
+                    game["winner"] = name
+    return games
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_hollywood_keeps_three_games(seed: int) -> None:
+    rules = Rules(hollywood=True, target=60)
+    match = Match.new(PLAYERS, rules, seed=seed)
+    _play_out(match, seed)
+    assert match.is_over and len(match.games) == 3
+    expected = _hollywood_from_history(match, 60)
+    assert [g.scores for g in match.games] == [g["scores"] for g in expected]
+    assert [g.winner for g in match.games] == [g["winner"] for g in expected]
+    assert match.scores == match.games[0].scores
+    # The match's winner won the most games (then the most points).
+    won = {p: sum(g.winner == p for g in match.games) for p in PLAYERS}
+    assert won[match.winner] == max(won.values())  # type: ignore[index]
+
+
+def test_hollywood_first_win_counts_in_game_one_only() -> None:
+    match = Match.new(PLAYERS, Rules(hollywood=True), seed=2)
+    while not match.history or match.history[-1].winner_name is None:
+        _step(match, greedy_bot)
+    name = match.history[-1].winner_name
+    points = match.history[-1].result.points
+    assert name is not None and points > 0
+    assert [g.scores[name] for g in match.games] == [points, 0, 0]
+
+
+def _step(match: Match, bot: Any) -> None:
+    player = match.to_play
+    assert player is not None
+    match.apply(bot(match.view(player)))
+
+
+# -- records ----------------------------------------------------------------------------
+
+def _state(match: Match) -> tuple[object, ...]:
+    return (
+        match.players, match.rules, match.seed, match.roles, match.cuts,
+        [(g.scores, g.hands_won, g.winner) for g in match.games],
+        match.history, match.hand_seed, bf.hand_state(match.hand), match._rng.getstate(),
+        match.is_over, match.winner, match.to_play,
+    )
+
+
+@pytest.mark.parametrize(("seed", "actions"), [
+    (1, 0),          # a fresh match
+    (2, 3),          # mid-hand
+    (3, 40),
+    (4, 200),        # several hands in, mid-hand
+    (5, 10**6),      # to the end
+])
+def test_match_json_round_trips(seed: int, actions: int) -> None:
+    rules = Rules(target=80, oklahoma=True, oklahoma_spades_double=True)
+    match = Match.new(PLAYERS, rules, seed=seed)
+    bot = seeded_random_bot(seed)
+    for _ in range(actions):
+        if match.is_over:
+            break
+        _step(match, greedy_bot if len(match.history) % 2 else bot)
+    text = match.to_json()
+    json.loads(text)                                   # plain JSON
+    copy = Match.from_json(text)
+    assert _state(copy) == _state(match)
+    assert copy.to_json() == text
+    # Both continue identically.
+    if not match.is_over:
+        for m in (match, copy):
+            m.play({p: greedy_bot for p in PLAYERS}, max_hands=2)
+        assert _state(copy) == _state(match)
+
+
+def test_match_json_round_trips_between_hands() -> None:
+    match = Match.new(PLAYERS, seed=9)
+    match.play({p: greedy_bot for p in PLAYERS}, max_hands=3)
+    assert len(match.history) == 3 and not match.hand.history
+    assert _state(Match.from_json(match.to_json())) == _state(match)
+
+
+def test_a_record_that_is_not_a_match_is_rejected() -> None:
+    with pytest.raises(ValueError):
+        Match.from_json(json.dumps({"format": 999}))
+
+
+def test_role_of_and_views() -> None:
+    match = Match.new(PLAYERS, seed=6)
+    for role, name in match.roles.items():
+        assert match.role_of(name) is role
+        assert match.view(name).role is role
+    with pytest.raises(IllegalActionError):
+        match.role_of("Zed")
+    sitter = match.roles[SITTER]
+    assert match.view(sitter).hand == match.hand.cards(CAPTAIN)
