@@ -179,9 +179,8 @@ class GameTable(BoxGinWidget):
             self.error = _("It is not your turn.")
             self.render()
             return
-        act = Action.parse(action)
         try:
-            self._apply(self.human, act)
+            self._apply(self.human, Action.parse(action))
         except BoxGinError as err:
             self.error = str(err)
         else:
