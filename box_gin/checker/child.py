@@ -1,0 +1,204 @@
+"""The child process that runs one submission's code (run as a script, never imported).
+
+Started by the checker as ``python -I -S child.py`` in an empty temporary folder, with
+limits on CPU time, memory and file size, in a session of its own.  It reads its orders
+as JSON lines on stdin and answers on a dedicated pipe, each line led by a nonce, never
+on stdout (which goes nowhere).
+
+The only part of ``box_gin`` a submission can import is what a learner needs and what
+holds no answer: ``box_gin.cards`` (``Card``, ``Suit``), ``box_gin.display``,
+``box_gin.errors`` and ``box_gin.i18n``; ``box_gin.katas.check`` does nothing here.
+The engine's own answer to the kata being graded (``Card.value`` for ``card_value``...)
+is removed while that kata runs.  Every attempt to reach something else is recorded and
+reported, so the feedback can say why.
+
+The child only ever sends back what the learner's functions returned; it never sees an
+expected answer.  Whatever it sends, the checker judges.
+"""
+
+# This file runs with an empty sys.path apart from the standard library: no third-party
+# imports, and nothing from box_gin but the allowed modules, loaded through the gate.
+
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import signal
+import sys
+import time
+import types
+
+ALLOWED = frozenset({"box_gin.cards", "box_gin.display", "box_gin.errors", "box_gin.i18n"})
+EXPORTS = ("Card", "Suit", "full_deck", "format_cards", "InvalidCardError", "BoxGinError")
+
+
+def limit(limits: dict) -> None:
+    """Cap CPU time, address space, file size, core dumps and (not root) processes."""
+    import resource
+
+    def cap(which: int, value: int) -> None:
+        try:
+            _soft, hard = resource.getrlimit(which)
+            if hard != resource.RLIM_INFINITY:
+                value = min(value, hard)
+            resource.setrlimit(which, (value, value))
+        except (ValueError, OSError):
+            pass
+
+    cap(resource.RLIMIT_CPU, int(limits["cpu"]))
+    cap(resource.RLIMIT_AS, int(limits["memory"]))
+    cap(resource.RLIMIT_FSIZE, int(limits["file"]))
+    cap(resource.RLIMIT_CORE, 0)
+    if os.geteuid() != 0:
+        cap(resource.RLIMIT_NPROC, int(limits["processes"]))
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writing too much raises, not kills
+
+
+def main() -> None:
+    """Read the setup, run the submission's cells, then answer requests until EOF."""
+    limit(json.loads(sys.argv[1]))
+    stdin = os.fdopen(os.dup(0), "rb")
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    setup = json.loads(stdin.readline())
+    nonce, fd = setup["nonce"].encode(), int(setup["fd"])
+    write, dumps, loads, now = os.write, json.dumps, json.loads, time.monotonic
+    setitimer, alarm, real = signal.setitimer, signal.SIGALRM, signal.ITIMER_REAL
+
+    def send(message: dict) -> None:
+        data = nonce + b" " + dumps(message).encode() + b"\n"
+        while data:
+            data = data[write(fd, data):]
+
+    blocked: list = []
+    cards, wire = _restricted_box_gin(setup["package"], blocked)
+    card_type = cards.Card
+    by_text = {repr(c): c for c in cards.CARDS.values()}
+
+    class Timeout(BaseException):
+        pass
+
+    def ring(signum: int, frame: object) -> None:
+        raise Timeout()
+
+    signal.signal(alarm, ring)
+    send({"t": "hello"})
+    namespace: dict = {"__name__": "__main__", "__builtins__": __builtins__}
+    errors = []
+    skip = set(setup.get("skip", []))
+    for index, (label, source) in enumerate(setup["cells"]):
+        if index in skip:
+            continue
+        send({"t": "cell", "i": index})
+        try:
+            code = compile(source, label, "exec")
+            setitimer(real, float(setup.get("cell_seconds", 10)))
+            try:
+                exec(code, namespace)
+            finally:
+                setitimer(real, 0)
+        except Timeout:
+            errors.append(f"{label}: did not finish within {setup.get('cell_seconds', 10)} s")
+        except SyntaxError as exc:
+            errors.append(f"{label}: SyntaxError: {exc.msg} (line {exc.lineno})")
+        except BaseException as exc:  # SystemExit, KeyboardInterrupt... anything
+            errors.append(f"{label}: {type(exc).__name__}: {_text(exc)}")
+    functions = [n for n in setup.get("functions", []) if callable(namespace.get(n))]
+    send({"t": "ready", "errors": errors, "functions": functions, "blocked": blocked})
+
+    for line in stdin:
+        request = loads(line)
+        fn = namespace.get(request["function"])
+        hide = [(card_type if owner == "Card" else cards, attr)
+                for owner, attr in request.get("hide", [])]
+        saved = [(owner, attr, vars(owner)[attr]) for owner, attr in hide
+                 if attr in vars(owner)]
+        for owner, attr, _value in saved:
+            delattr(owner, attr)
+        outcomes = []
+        start = now()
+        per_call = float(request.get("timeout", 2))
+        for data in request["cases"]:
+            if now() - start > float(request.get("budget", 20)):
+                outcomes.append({"timeout": per_call, "budget": True})
+                continue
+            try:
+                args = wire.decode(data, card_of=by_text.__getitem__)
+                setitimer(real, per_call)
+                try:
+                    value = fn(*args)
+                finally:
+                    setitimer(real, 0)
+                outcomes.append({"ok": wire.encode(value, card_type=card_type, card_text=repr)})
+            except Timeout:
+                outcomes.append({"timeout": per_call})
+            except RecursionError:
+                outcomes.append({"raised": ["RecursionError", False, "maximum recursion depth"]})
+            except BaseException as exc:
+                outcomes.append({"raised": [type(exc).__name__, isinstance(exc, ValueError),
+                                            _text(exc)]})
+        for owner, attr, value in saved:
+            setattr(owner, attr, value)
+        send({"t": "result", "id": request["id"], "outcomes": outcomes, "blocked": blocked})
+    os._exit(0)
+
+
+def _text(exc: BaseException) -> str:
+    try:
+        return str(exc)[:300]
+    except BaseException:
+        return "?"
+
+
+def _restricted_box_gin(package: str, blocked: list) -> tuple:
+    """Install the gate and the stand-in ``box_gin`` package; load the wire format."""
+    spec = importlib.util.spec_from_file_location(
+        "_box_gin_wire", os.path.join(package, "checker", "wire.py"))
+    wire = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(wire)
+
+    def refuse(name: str) -> str:
+        blocked.append(name)
+        return (f"{name} is not available when katas are graded: only box_gin.cards "
+                f"(Card, Suit) and box_gin.display are. Write the kata with your own code.")
+
+    class Gate(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if name != "box_gin" and not name.startswith("box_gin."):
+                return None
+            if name in ALLOWED:
+                return importlib.machinery.PathFinder.find_spec(name, [package])
+            raise ImportError(refuse(name), name=name)
+
+    sys.meta_path.insert(0, Gate())
+    root = types.ModuleType("box_gin", "box_gin, as a kata sees it: cards and display only.")
+    root.__path__ = [package]
+    root.__package__ = "box_gin"
+    sys.modules["box_gin"] = root
+    katas = types.ModuleType("box_gin.katas")
+    katas.check = lambda *args, **kwargs: None
+
+    def missing(name: str, module: str) -> object:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(refuse(f"{module}.{name}"))
+
+    katas.__getattr__ = lambda name: missing(name, "box_gin.katas")
+    sys.modules["box_gin.katas"] = katas
+    root.katas = katas
+    import box_gin.cards as cards
+    import box_gin.errors as errors
+
+    try:
+        import box_gin.display  # noqa: F401
+    except ImportError:
+        pass
+    for name in EXPORTS:
+        setattr(root, name, getattr(cards, name, None) or getattr(errors, name))
+    root.__getattr__ = lambda name: missing(name, "box_gin")
+    return cards, wire
+
+
+if __name__ == "__main__":
+    main()

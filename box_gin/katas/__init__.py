@@ -1,0 +1,17 @@
+"""The katas: exercises where learners write the engine's core functions themselves.
+
+In a notebook, ``check(best_melds)`` runs a kata's public tests and a search for a
+counterexample on your function.  ``box-gin check`` grades whole classes.
+
+>>> from box_gin.katas import KATAS
+>>> len(KATAS), sum(k.points for k in KATAS)
+(16, 36)
+"""
+
+from __future__ import annotations
+
+from .core import Kata, KataResult
+from .feedback import check
+from .specs import BY_NAME, KATAS, NOTEBOOKS, katas_of
+
+__all__ = ["BY_NAME", "KATAS", "NOTEBOOKS", "Kata", "KataResult", "check", "katas_of"]

@@ -1,0 +1,268 @@
+"""What a kata is, what running a learner's function on one input gives, and how a
+whole kata is judged: public tests, then many more, then the smallest input that fails.
+
+The same judging serves the notebook's ``check`` (the function runs in the kernel) and
+the checker (it runs in a child process): only the *oracle*, the thing that calls the
+learner's function on a batch of inputs, differs.  Expected answers are always computed
+here, by the engine, never by the code being judged.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from ..cards import Card
+from ..i18n import _, ngettext
+from .draw import Draw, RandomDraw
+
+Args = tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Returned:
+    """The learner's function returned ``value`` (decoded to plain data and cards)."""
+
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Raised:
+    """The learner's function raised an exception (or is expected to)."""
+
+    type_name: str
+    value_error: bool = True
+    message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOut:
+    """The learner's function took longer than its time allowance."""
+
+    seconds: float
+
+
+Outcome = Returned | Raised | TimedOut
+#: Runs the learner's function on each input of a batch.
+Oracle = Callable[[Sequence[Args]], list[Outcome]]
+
+
+@dataclass(frozen=True, eq=False)
+class Kata:
+    """One exercise: its function, its tests, and how an answer is judged."""
+
+    #: The kata's name, which is also the name of the function the learner writes.
+    name: str
+    #: The exercise notebook the kata is in (1 to 5).
+    notebook: int
+    points: int
+    #: A one-line summary, in the language in use.
+    summary: Callable[[], str]
+    #: What to think about when an answer is wrong, in the language in use.
+    hint: Callable[[], str]
+    #: The public examples, as argument tuples.
+    public: tuple[Args, ...]
+    #: Makes one random input (argument tuple).
+    generate: Callable[[Draw], Args]
+    #: The right answer; raising ``ValueError`` means the input must be rejected.
+    reference: Callable[..., Any]
+    #: Why ``got`` is wrong for ``args`` given the ``expected`` answer, or None.
+    judge: Callable[[Args, Any, Any], str | None]
+    #: How big an input is (cards in it, or a number): smaller counterexamples first.
+    size: Callable[[Args], int]
+    #: Smaller inputs close to this one, for shrinking a counterexample.
+    shrink: Callable[[Args], Iterator[Args]] = field(default=lambda args: iter(()))
+    #: How to show the expected answer; default: as a value.
+    show_expected: Callable[[Args, Any], str] | None = None
+    #: Engine names hidden while the learner's function runs, because they are the
+    #: answer: ``("Card", attribute)`` or ``("cards", function)``.
+    hide: tuple[tuple[str, str], ...] = ()
+    #: The parameter names, for showing a call.
+    params: tuple[str, ...] = ()
+    #: How many hidden tests the checker adds.
+    hidden_count: int = 100
+    #: Seconds one call may take.
+    call_timeout: float = 2.0
+
+    def expected(self, args: Args) -> Any:
+        """The reference answer, or :class:`Raised` when the input must be rejected."""
+        try:
+            return self.reference(*args)
+        except ValueError as exc:
+            return Raised(type(exc).__name__, True, str(exc))
+
+    def hidden_cases(self) -> list[Args]:
+        """The hidden tests: the same every run (a fixed seed per kata)."""
+        return _hidden_cases(self)
+
+    def random_cases(self, n: int, seed: int) -> list[Args]:
+        """``n`` inputs from the generator with a seeded ``random.Random``."""
+        rng = random.Random(f"{self.name}:{seed}")
+        draw = RandomDraw(rng)
+        return [self.generate(draw) for _ in range(n)]
+
+
+@lru_cache(maxsize=None)
+def _hidden_cases(kata: Kata) -> list[Args]:
+    cases = kata.random_cases(kata.hidden_count, seed=2024)
+    return sorted(cases, key=kata.size)
+
+
+# -- showing values -----------------------------------------------------------------
+
+
+def fmt(value: Any) -> str:
+    """A value as text, cards as ``7H``: ``[7H 8H 9H]``."""
+    if isinstance(value, Card):
+        return repr(value)
+    if isinstance(value, list | tuple | set | frozenset):
+        items = sorted(value, key=_order) if isinstance(value, set | frozenset) else value
+        if items and all(isinstance(c, Card) for c in items):
+            inner = " ".join(repr(c) for c in items)
+        else:
+            inner = ", ".join(fmt(v) for v in items)
+        if isinstance(value, tuple):
+            return f"({inner}{',' if len(value) == 1 else ''})"
+        if isinstance(value, set | frozenset):
+            return "{" + inner + "}"
+        return f"[{inner}]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{fmt(k)}: {fmt(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, Raised):
+        return _("raises {error}").format(error=value.type_name)
+    return repr(value)
+
+
+def _order(value: Any) -> tuple[int, str]:
+    return (value.index, "") if isinstance(value, Card) else (99, repr(value))
+
+
+def call_text(kata: Kata, args: Args) -> str:
+    """The call as a learner would type it: ``best_melds([5H 6H 7H])``."""
+    return f"{kata.name}({', '.join(fmt(a) for a in args)})"
+
+
+def outcome_text(outcome: Outcome) -> str:
+    """What the learner's function did, in words."""
+    if isinstance(outcome, Returned):
+        return fmt(outcome.value)
+    if isinstance(outcome, Raised):
+        msg = f": {outcome.message}" if outcome.message else ""
+        return _("raised {error}{message}").format(error=outcome.type_name, message=msg)
+    return _("did not finish within {seconds} s").format(seconds=f"{outcome.seconds:g}")
+
+
+def expected_text(kata: Kata, args: Args, expected: Any) -> str:
+    """The expected answer, in words."""
+    if isinstance(expected, Raised):
+        return _("a ValueError (this is not a valid input)")
+    if kata.show_expected is not None:
+        return kata.show_expected(args, expected)
+    return fmt(expected)
+
+
+# -- judging -----------------------------------------------------------------------
+
+
+def problem(kata: Kata, args: Args, expected: Any, outcome: Outcome) -> str | None:
+    """Why ``outcome`` is wrong for ``args``, or None when it is right."""
+    if isinstance(expected, Raised):
+        if isinstance(outcome, Raised) and outcome.value_error:
+            return None
+        if isinstance(outcome, Raised):
+            return _("it should raise a ValueError (or a subclass), not {error}").format(
+                error=outcome.type_name)
+        if isinstance(outcome, TimedOut):
+            return _("it took too long")
+        return _("the input is not valid, so the function should raise a ValueError")
+    if isinstance(outcome, TimedOut):
+        return _("it took too long: look for a loop that never ends, or a search that "
+                 "tries far too many possibilities")
+    if isinstance(outcome, Raised):
+        if outcome.type_name == "NotImplementedError":
+            return _("the function is not written yet: replace "
+                     "`raise NotImplementedError()` with your code")
+        return _("it raised an exception on a valid input")
+    return kata.judge(args, expected, outcome.value)
+
+
+@dataclass(frozen=True)
+class Failure:
+    """An input on which the learner's answer is wrong, and why."""
+
+    args: Args
+    outcome: Outcome
+    expected: Any
+    problem: str
+    public: bool = False
+
+
+@dataclass
+class KataResult:
+    """The verdict on one kata."""
+
+    kata: Kata
+    passed: bool
+    #: Public tests run, and further tests run (random in the notebook, hidden in the
+    #: checker).
+    public_tests: int = 0
+    more_tests: int = 0
+    #: Whether the further tests were the checker's hidden tests.
+    hidden: bool = False
+    failure: Failure | None = None
+    #: A problem that is not about one input: the function is missing, or uses the
+    #: engine's own answer, or the submission could not run.
+    note: str | None = None
+
+    @property
+    def points(self) -> int:
+        """The points earned: all of the kata's, or none."""
+        return self.kata.points if self.passed else 0
+
+    def feedback(self) -> str:
+        """The verdict in words, for a learner or an instructor (plain text)."""
+        from .feedback import feedback_text
+
+        return feedback_text(self)
+
+
+def judge_cases(kata: Kata, cases: Sequence[Args], outcomes: Sequence[Outcome],
+                expected: Sequence[Any] | None = None, *, public: int = 0
+                ) -> list[Failure]:
+    """The failures among ``cases`` (the first ``public`` of them are public tests)."""
+    out = []
+    for i, (args, outcome) in enumerate(zip(cases, outcomes, strict=True)):
+        exp = expected[i] if expected is not None else kata.expected(args)
+        why = problem(kata, args, exp, outcome)
+        if why is not None:
+            out.append(Failure(args, outcome, exp, why, public=i < public))
+    return out
+
+
+def shrink_failure(kata: Kata, failure: Failure, oracle: Oracle, *, rounds: int = 40
+                   ) -> Failure:
+    """A smaller input that still fails, found greedily: try the candidates of
+    ``kata.shrink`` (smallest first), keep the first that fails, repeat."""
+    best = failure
+    for _round in range(rounds):
+        candidates = sorted(kata.shrink(best.args), key=kata.size)
+        candidates = [c for c in candidates if kata.size(c) < kata.size(best.args)][:60]
+        if not candidates:
+            break
+        outcomes = oracle(candidates)
+        found = judge_cases(kata, candidates, outcomes)
+        if not found:
+            break
+        smaller = min(found, key=lambda f: kata.size(f.args))
+        best = Failure(smaller.args, smaller.outcome, smaller.expected, smaller.problem)
+    return best
+
+
+def hidden_count_text(kata: Kata) -> str:
+    """How many hidden tests the checker adds."""
+    return ngettext("The checker adds {n} hidden test.",
+                    "The checker adds {n} hidden tests.", kata.hidden_count).format(
+                        n=kata.hidden_count)

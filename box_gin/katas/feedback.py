@@ -1,0 +1,369 @@
+"""``check(fn)``: run a kata's tests on the learner's function, in the notebook.
+
+The public tests run first; then a property-based search (hypothesis, when installed,
+else seeded random inputs) looks for an input on which the answer is wrong and shrinks
+it to the smallest it can find.  The result shows cards, not a traceback.
+"""
+
+from __future__ import annotations
+
+import copy
+import html
+import signal
+import threading
+import time
+import types
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from .. import cards as cards_module
+from ..cards import Card, full_deck
+from ..checker.wire import decode, encode
+from ..i18n import _, ngettext
+from .core import (
+    Args,
+    Failure,
+    Kata,
+    KataResult,
+    Outcome,
+    Raised,
+    Returned,
+    TimedOut,
+    call_text,
+    expected_text,
+    fmt,
+    hidden_count_text,
+    judge_cases,
+    outcome_text,
+    problem,
+    shrink_failure,
+)
+from .specs import BY_NAME, KATAS
+
+#: The parts of ``box_gin`` a learner's function may use; the rest is the answers.
+ALLOWED_MODULES = frozenset({"box_gin", "box_gin.cards", "box_gin.display", "box_gin.errors",
+                             "box_gin.i18n", "box_gin.katas"})
+#: Random inputs tried by ``check`` after the public tests, and its time allowance.
+SEARCH_EXAMPLES = 100
+SEARCH_SECONDS = 1.5
+
+
+# -- running the learner's function in the kernel ------------------------------------
+
+
+@contextmanager
+def engine_answers_hidden(hide: Sequence[tuple[str, str]]) -> Iterator[None]:
+    """Remove the engine's own answer to a kata (``Card.value``...) for a while."""
+    saved: list[tuple[object, str, Any]] = []
+    for owner_name, attr in hide:
+        owner: object = Card if owner_name == "Card" else cards_module
+        if attr in vars(owner):
+            saved.append((owner, attr, vars(owner)[attr]))
+            delattr(owner, attr)
+    try:
+        yield
+    finally:
+        for owner, attr, value in reversed(saved):
+            setattr(owner, attr, value)
+
+
+def engine_uses(fn: Callable[..., Any]) -> list[str]:
+    """The engine functions, outside what a learner may use, that ``fn`` refers to."""
+    found: list[str] = []
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return found
+    names: set[str] = set()
+    stack = [code]
+    while stack:
+        c = stack.pop()
+        names.update(c.co_names)
+        stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+    globs = getattr(fn, "__globals__", {})
+    import box_gin
+
+    for name in sorted(names):
+        value = globs.get(name)
+        if isinstance(value, types.ModuleType):
+            mod = value.__name__
+            if mod.startswith("box_gin") and mod not in ALLOWED_MODULES:
+                found.append(mod)
+            elif value is box_gin:
+                found += [f"box_gin.{n}" for n in sorted(names & set(box_gin.__all__))
+                          if _origin(getattr(box_gin, n)) not in ALLOWED_MODULES]
+            continue
+        origin = _origin(value)
+        if origin.startswith("box_gin") and origin not in ALLOWED_MODULES:
+            found.append(f"{origin}.{name}")
+    return sorted(set(found))
+
+
+def _origin(value: Any) -> str:
+    if isinstance(value, types.ModuleType):
+        return value.__name__
+    mod = getattr(value, "__module__", None)
+    return mod if isinstance(mod, str) else ""
+
+
+_CARD_BY_TEXT = {repr(c): c for c in full_deck()}
+
+
+class _Alarm(BaseException):
+    pass
+
+
+def call_once(fn: Callable[..., Any], args: Args, timeout: float) -> Outcome:
+    """Call ``fn`` on a copy of ``args``; its result as plain data, or what went wrong."""
+    use_alarm = threading.current_thread() is threading.main_thread() and hasattr(
+        signal, "setitimer")
+    previous: Any = None
+
+    def ring(signum: int, frame: Any) -> None:
+        raise _Alarm()
+
+    if use_alarm:
+        previous = signal.signal(signal.SIGALRM, ring)
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+    try:
+        value = fn(*copy.deepcopy(args))
+        data = encode(value, card_type=Card, card_text=repr)
+        return Returned(decode(data, card_of=_CARD_BY_TEXT.__getitem__))
+    except _Alarm:
+        return TimedOut(timeout)
+    except RecursionError:
+        return Raised("RecursionError", False, _("maximum recursion depth exceeded"))
+    except Exception as exc:
+        return Raised(type(exc).__name__, isinstance(exc, ValueError), str(exc)[:300])
+    finally:
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+
+def local_oracle(fn: Callable[..., Any], kata: Kata) -> Callable[[Sequence[Args]], list[Outcome]]:
+    """Runs ``fn`` here, in this process, with the kata's engine answers hidden."""
+
+    def oracle(cases: Sequence[Args]) -> list[Outcome]:
+        with engine_answers_hidden(kata.hide):
+            return [call_once(fn, args, kata.call_timeout) for args in cases]
+
+    return oracle
+
+
+# -- the search -----------------------------------------------------------------------
+
+
+class _Found(Exception):
+    pass
+
+
+def search(kata: Kata, oracle: Callable[[Sequence[Args]], list[Outcome]],
+           examples: int = SEARCH_EXAMPLES, seconds: float = SEARCH_SECONDS
+           ) -> tuple[int, Failure | None]:
+    """Look for a failing input: (how many inputs were tried, the smallest failure)."""
+    try:
+        from hypothesis import HealthCheck, Phase, given, settings
+        from hypothesis import strategies as st
+    except ImportError:  # pragma: no cover - hypothesis is a test dependency
+        return _search_random(kata, oracle, examples)
+    from .draw import HypothesisDraw
+
+    found: list[Failure] = []
+    tried = [0]
+    start = time.monotonic()
+
+    @st.composite
+    def inputs(draw: Any) -> Args:
+        return kata.generate(HypothesisDraw(draw))
+
+    @settings(max_examples=examples, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
+              phases=[Phase.generate, Phase.shrink], print_blob=False)
+    @given(inputs())
+    def prop(args: Args) -> None:
+        elapsed = time.monotonic() - start
+        if (elapsed > seconds and not found) or elapsed > 4 * seconds:
+            return  # out of time: stop searching (or shrinking)
+        tried[0] += 1
+        outcome = oracle([args])[0]
+        why = problem(kata, args, kata.expected(args), outcome)
+        if why is not None:
+            found.append(Failure(args, outcome, kata.expected(args), why))
+            raise _Found()
+
+    try:
+        prop()
+    except _Found:
+        pass
+    except Exception:  # hypothesis itself complained (a flaky function...)
+        if not found:
+            return _search_random(kata, oracle, examples)
+    if not found:
+        return min(tried[0], examples), None
+    best = min(found, key=lambda f: kata.size(f.args))
+    return min(tried[0], examples), best
+
+
+def _search_random(kata: Kata, oracle: Callable[[Sequence[Args]], list[Outcome]],
+                   examples: int) -> tuple[int, Failure | None]:
+    cases = sorted(kata.random_cases(examples, seed=7), key=kata.size)
+    failures = judge_cases(kata, cases, oracle(cases))
+    return len(cases), (min(failures, key=lambda f: kata.size(f.args)) if failures else None)
+
+
+def run_check(fn: Callable[..., Any], kata: Kata, *, examples: int = SEARCH_EXAMPLES
+              ) -> KataResult:
+    """Judge ``fn`` as an answer to ``kata``, in this process."""
+    uses = engine_uses(fn)
+    if uses:
+        return KataResult(kata, False, note=blocked_note(uses))
+    oracle = local_oracle(fn, kata)
+    public = list(kata.public)
+    failures = judge_cases(kata, public, oracle(public), public=len(public))
+    if failures:
+        return KataResult(kata, False, len(public), 0, False, failures[0])
+    tried, failure = search(kata, oracle, examples)
+    if failure is not None:
+        failure = shrink_failure(kata, failure, oracle)
+        return KataResult(kata, False, len(public), tried, False, failure)
+    return KataResult(kata, True, len(public), tried, False)
+
+
+def blocked_note(uses: Sequence[str]) -> str:
+    """Why a function that calls the engine's answers cannot pass."""
+    return _("This function uses {names} from the box_gin engine. The engine's answers "
+             "are not available to the checker: only box_gin.cards (Card, Suit) and "
+             "box_gin.display are. Write the kata with your own code.").format(
+                 names=", ".join(uses))
+
+
+# -- showing the verdict --------------------------------------------------------------
+
+
+def feedback_text(result: KataResult) -> str:
+    """The verdict on a kata in plain text."""
+    kata = result.kata
+    if result.passed:
+        if result.hidden:
+            head = _("✔ {name}: passed {public} public and {more} hidden tests.").format(
+                name=kata.name, public=result.public_tests, more=result.more_tests)
+            return head
+        head = ngettext("✔ {name}: passed {public} public test,",
+                        "✔ {name}: passed {public} public tests,", result.public_tests).format(
+            name=kata.name, public=result.public_tests)
+        tail = _("and a search of random inputs found no counterexample.")
+        return f"{head} {tail} {hidden_count_text(kata)}"
+    lines = [_("✘ {name}: not passed.").format(name=kata.name)]
+    if result.note:
+        lines.append("  " + result.note)
+    f = result.failure
+    if f is not None:
+        lines.append("  " + (_("Failed a public test:") if f.public else
+                             _("The smallest input found on which your answer is wrong:")))
+        lines.append("    " + call_text(kata, f.args))
+        lines.append("  " + _("returned: {value}").format(value=outcome_text(f.outcome)))
+        lines.append("  " + _("expected: {value}").format(
+            value=expected_text(kata, f.args, f.expected)))
+        lines.append("  " + _("why: {reason}").format(reason=f.problem))
+        lines.append("  " + _("hint: {hint}").format(hint=kata.hint()))
+    if not result.hidden:
+        lines.append("  " + hidden_count_text(kata))
+    return "\n".join(lines)
+
+
+def _value_html(value: Any) -> str:
+    from ..display import cards_html
+
+    if isinstance(value, Card):
+        return cards_html([value], style=False)
+    if isinstance(value, list | tuple | set | frozenset) and value and all(
+            isinstance(c, Card) for c in value):
+        items = sorted(value) if isinstance(value, set | frozenset) else list(value)
+        return cards_html(items, style=False)
+    if isinstance(value, list | tuple) and value and all(
+            isinstance(v, list | tuple | set | frozenset) for v in value):
+        inner = " ".join(_value_html(v) for v in value)
+        return f"<span class=\"bg-cards\">{inner}</span>"
+    return f"<code>{html.escape(fmt(value))}</code>"
+
+
+def feedback_html(result: KataResult) -> str:
+    """The verdict on a kata as HTML, cards drawn as cards."""
+    from ..display import STYLE
+
+    kata = result.kata
+    text = feedback_text(result).splitlines()
+    if result.passed:  # no cards to draw: plain, and stable across style changes
+        return (f'<div class="bg-check" style="font-weight:bold;color:#2e7d32">'
+                f"{html.escape(text[0])}</div>")
+    colour = "#2e7d32" if result.passed else "#c62828"
+    head = (f'<div class="bg-readout" style="font-weight:bold;color:{colour}">'
+            f"{html.escape(text[0])}</div>")
+    rows = []
+    if result.note:
+        rows.append(f"<p>{html.escape(result.note)}</p>")
+    f = result.failure
+    if f is not None:
+        intro = _("Failed a public test:") if f.public else _(
+            "The smallest input found on which your answer is wrong:")
+        args = ", ".join(_value_html(a) for a in f.args)
+        got = _value_html(f.outcome.value) if isinstance(f.outcome, Returned) else \
+            f"<code>{html.escape(outcome_text(f.outcome))}</code>"
+        rows.append(f"<p>{html.escape(intro)}</p>")
+        rows.append(f"<div><code>{html.escape(kata.name)}(</code>{args}<code>)</code></div>")
+        table = [(_("returned"), got),
+                 (_("expected"), html.escape(expected_text(kata, f.args, f.expected))),
+                 (_("why"), html.escape(f.problem)), (_("hint"), html.escape(kata.hint()))]
+        rows.append("<table>" + "".join(
+            f"<tr><th style=\"text-align:left\">{html.escape(k)}</th><td style=\"text-align:"
+            f"left\">{v}</td></tr>" for k, v in table) + "</table>")
+    if not result.hidden:
+        rows.append(f"<p>{html.escape(hidden_count_text(kata))}</p>")
+    return f'{STYLE}<div class="bg-check">{head}{"".join(rows)}</div>'
+
+
+class CheckResult:
+    """What ``check`` shows: HTML in Jupyter, plain text elsewhere."""
+
+    def __init__(self, result: KataResult) -> None:
+        self.result = result
+
+    @property
+    def passed(self) -> bool:
+        """Whether the kata passed."""
+        return self.result.passed
+
+    def __repr__(self) -> str:
+        return feedback_text(self.result)
+
+    def _repr_html_(self) -> str:
+        return feedback_html(self.result)
+
+
+class _Message:
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def check(fn: Callable[..., Any], kata: str | None = None) -> CheckResult | _Message:
+    """Test your function for a kata: ``check(best_melds)``.
+
+    The kata is found from the function's name, or given as ``kata="best_melds"``.
+    """
+    name = kata or getattr(fn, "__name__", "")
+    spec = BY_NAME.get(name)
+    if spec is None:
+        return _Message(_("No kata is called {name!r}. The katas are: {names}.").format(
+            name=name, names=", ".join(k.name for k in KATAS)))
+    if not callable(fn):
+        return _Message(_("check() takes your function, as in check({name})").format(
+            name=spec.name))
+    return CheckResult(run_check(fn, spec))
+
+
+__all__ = ["CheckResult", "check", "feedback_html", "feedback_text", "run_check",
+           "Raised", "TimedOut"]

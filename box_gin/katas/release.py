@@ -1,0 +1,127 @@
+"""Make the learners' exercise notebooks from the instructor's solution notebooks.
+
+Answers are marked as nbgrader marks them; :func:`strip_solutions` replaces each marked
+block with a stub that raises ``NotImplementedError``, indented like the block:
+
+>>> print(strip_solutions('''def f(x):
+...     \"\"\"Twice x.\"\"\"
+...     ### BEGIN SOLUTION
+...     return 2 * x
+...     ### END SOLUTION'''))
+def f(x):
+    \"\"\"Twice x.\"\"\"
+    raise NotImplementedError()
+
+Outputs and execution counts are cleared, and the notebook is written with a fixed
+layout, so releasing twice gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from ..i18n import _
+
+BEGIN = "### BEGIN SOLUTION"
+END = "### END SOLUTION"
+STUB = "raise NotImplementedError()"
+#: A cell with this tag is the instructor's only; the release leaves it out.
+SOLUTION_ONLY_TAG = "solution-only"
+
+
+class ReleaseError(ValueError):
+    """A solution notebook whose markers do not pair up."""
+
+
+def strip_solutions(source: str, where: str = "") -> str:
+    """``source`` with each ``### BEGIN SOLUTION`` ... ``### END SOLUTION`` block replaced
+    by ``raise NotImplementedError()`` at the indentation of its first marker."""
+    out: list[str] = []
+    inside = False
+    for number, line in enumerate(source.split("\n"), start=1):
+        marker = line.strip()
+        if marker == BEGIN:
+            if inside:
+                raise ReleaseError(_("{where} line {n}: a second {begin} before {end}").format(
+                    where=where, n=number, begin=BEGIN, end=END))
+            inside = True
+            out.append(line[: len(line) - len(line.lstrip())] + STUB)
+        elif marker == END:
+            if not inside:
+                raise ReleaseError(_("{where} line {n}: {end} without {begin}").format(
+                    where=where, n=number, begin=BEGIN, end=END))
+            inside = False
+        elif not inside:
+            out.append(line)
+    if inside:
+        raise ReleaseError(_("{where}: {begin} is never closed by {end}").format(
+            where=where, begin=BEGIN, end=END))
+    return "\n".join(out)
+
+
+def _source(cell: dict[str, Any]) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else str(src)
+
+
+def _lines(text: str) -> list[str]:
+    return text.splitlines(keepends=True)
+
+
+def release_notebook(nb: dict[str, Any], where: str = "") -> dict[str, Any]:
+    """The exercise version of a solution notebook (a new dict)."""
+    cells = []
+    for i, cell in enumerate(nb.get("cells", [])):
+        tags = cell.get("metadata", {}).get("tags", [])
+        if SOLUTION_ONLY_TAG in tags:
+            continue
+        new = dict(cell)
+        new["metadata"] = {k: v for k, v in cell.get("metadata", {}).items()
+                           if k not in ("execution", "collapsed", "scrolled")}
+        if cell.get("cell_type") == "code":
+            new["source"] = _lines(strip_solutions(_source(cell), f"{where} cell {i}"))
+            new["outputs"] = []
+            new["execution_count"] = None
+        else:
+            new["source"] = _lines(_source(cell))
+        cells.append(new)
+    metadata = {k: v for k, v in nb.get("metadata", {}).items() if k != "widgets"}
+    return {**nb, "cells": cells, "metadata": metadata}
+
+
+def dumps(nb: dict[str, Any]) -> str:
+    """A notebook as text, laid out as nbformat lays it out."""
+    return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file, so no reader sees half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def release(solutions: Path, exercises: Path) -> list[Path]:
+    """Write an exercise notebook for every solution notebook; returns what was written."""
+    written = []
+    sources = sorted(Path(solutions).glob("*.ipynb"))
+    if not sources:
+        raise ReleaseError(_("no notebooks in {path}").format(path=solutions))
+    for src in sources:
+        nb = json.loads(src.read_text(encoding="utf-8"))
+        target = Path(exercises) / src.name
+        write_atomic(target, dumps(release_notebook(nb, src.name)))
+        written.append(target)
+    return written

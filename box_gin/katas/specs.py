@@ -1,0 +1,747 @@
+"""The sixteen katas, in the order of the five exercise notebooks.
+
+Each kata's answer is computed by the engine (or, for the three-player game's plain
+rules, by the short reference functions here); the learner's answer is judged against it.
+Where several answers are right (an arrangement of least deadwood, the order of a list
+of melds), the judge accepts every right one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..cards import CARDS, Card, Suit, full_deck, mask_of
+from ..i18n import _
+from ..layoffs import lay_off as engine_lay_off
+from ..melds import Meld, all_melds as engine_all_melds, best_melds as engine_best_melds
+from ..melds import is_run as engine_is_run, is_set as engine_is_set, min_deadwood_mask
+from ..rules import DRAW_AT_STOCK
+from ..scoring import score_hand as engine_score_hand
+from .core import Args, Kata, fmt
+from .draw import Draw, any_cards, dense_cards
+
+ROLES = ("box", "captain", "sitter")
+NAMES = (("Ada", "Ben", "Cy"), ("Noor", "Ivan", "Zsofi"), ("Ana", "Bo", "Chen"))
+
+
+# -- helpers ----------------------------------------------------------------------
+
+
+def cards_in(value: Any) -> list[Card] | None:
+    """The cards of a list, tuple or set of cards; None if it is not one."""
+    if isinstance(value, list | tuple | set | frozenset) and all(
+            isinstance(c, Card) for c in value):
+        return list(value)
+    return None
+
+
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _want_bool(expected: bool, got: Any) -> str | None:
+    if not _is_bool(got):
+        return _("return True or False, not {value}").format(value=fmt(got))
+    if got != expected:
+        return _("the answer is {expected}").format(expected=expected)
+    return None
+
+
+def _want_int(expected: int, got: Any) -> str | None:
+    if not _is_int(got):
+        return _("return a whole number (int), not {value}").format(value=fmt(got))
+    if got != expected:
+        return _("the answer is {expected}").format(expected=expected)
+    return None
+
+
+def _without(cards: list[Card], i: int) -> list[Card]:
+    return cards[:i] + cards[i + 1:]
+
+
+def _shrink_cards(args: Args, *, position: int = 0, least: int = 0) -> Iterator[Args]:
+    """Every input with one card fewer in argument ``position``."""
+    cards = list(args[position])
+    if len(cards) <= least:
+        return
+    for i in range(len(cards)):
+        yield (*args[:position], _without(cards, i), *args[position + 1:])
+
+
+def _least(cards: list[Card]) -> int:
+    return min_deadwood_mask(mask_of(cards))
+
+
+def _after_discards(cards: list[Card]) -> dict[Card, int]:
+    mask = mask_of(cards)
+    return {c: min_deadwood_mask(mask ^ c.bit) for c in cards}
+
+
+def meldy_cards(d: Draw, lo: int, hi: int) -> list[Card]:
+    """Cards made mostly of melds, with a few strays: hands close to gin."""
+    cards: list[Card] = []
+    target = d.integer(lo, hi)
+    for _attempt in range(6):
+        if len(cards) >= target - 1:
+            break
+        if d.boolean():
+            rank = d.integer(1, 13)
+            suits = d.subset(list(Suit), 3, 4)
+            meld = [CARDS[(s, rank)] for s in suits]
+        else:
+            suit = d.choice(list(Suit))
+            length = d.integer(3, 5)
+            low = d.integer(1, 14 - length)
+            meld = [CARDS[(suit, r)] for r in range(low, low + length)]
+        if not set(meld) & set(cards) and len(cards) + len(meld) <= target:
+            cards += meld
+    rest = [c for c in full_deck() if c not in cards]
+    cards += d.subset(rest, max(0, min(lo, target) - len(cards)), max(0, target - len(cards)))
+    return d.permutation(cards)
+
+
+# -- notebook 1: cards and dealing -------------------------------------------------
+
+
+def _judge_card_value(args: Args, expected: Any, got: Any) -> str | None:
+    return _want_int(expected, got)
+
+
+RANK_WORDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUIT_WORDS = ("C", "D", "H", "S")
+BAD_TEXTS = ("1H", "11S", "7X", "", "7", "HH", "7HH", "0C", "AHS", "   ", "K", "10",
+             "Z♥", "1 0H", "7 H", "J", "QQ", "100S")
+
+
+def _parse_reference(text: str) -> Card:
+    return Card.parse(text)
+
+
+def _gen_parse(d: Draw) -> Args:
+    if d.integer(0, 3) == 0:
+        return (d.choice(BAD_TEXTS),)
+    rank = d.integer(1, 13)
+    rank_text = d.choice(("10", "T", "t")) if rank == 10 else RANK_WORDS[rank - 1]
+    if d.boolean():
+        rank_text = rank_text.lower()
+    suit = d.choice(list(Suit))
+    suit_text = d.choice((SUIT_WORDS[suit], SUIT_WORDS[suit].lower(), "♣♦♥♠"[suit]))
+    pad = d.choice(("", "", " ", "  "))
+    return (pad + rank_text + suit_text + d.choice(("", "", " ")),)
+
+
+def _judge_parse(args: Args, expected: Any, got: Any) -> str | None:
+    if not isinstance(got, Card):
+        return _("return a Card, such as Card(7, Suit.HEARTS), not {value}").format(
+            value=fmt(got))
+    if got != expected:
+        return _("{text!r} names the card {card}").format(text=args[0], card=expected)
+    return None
+
+
+def _deal_reference(deck: list[Card]) -> dict[str, Any]:
+    return {"captain": list(deck[0:20:2]), "box": list(deck[1:20:2]), "upcard": deck[20],
+            "stock": list(deck[21:])}
+
+
+def _judge_deal(args: Args, expected: Any, got: Any) -> str | None:
+    if not isinstance(got, dict):
+        return _("return a dict with the keys 'captain', 'box', 'upcard' and 'stock'")
+    missing = [k for k in ("captain", "box", "upcard", "stock") if k not in got]
+    if missing:
+        return _("the dict has no {keys}").format(keys=", ".join(repr(k) for k in missing))
+    for role in ("captain", "box"):
+        cards = cards_in(got[role])
+        if cards is None or len(cards) != 10 or set(cards) != set(expected[role]):
+            return _("the {role}'s 10 cards are deck positions {positions}").format(
+                role=role, positions="0, 2, ..., 18" if role == "captain" else "1, 3, ..., 19")
+    if got["upcard"] != expected["upcard"]:
+        return _("the upcard is the card at position 20 (a Card, not a list)")
+    stock = got["stock"]
+    if not isinstance(stock, list | tuple) or list(stock) != expected["stock"]:
+        return _("the stock is positions 21 to 51, in that order, the top card (21) first")
+    return None
+
+
+def _gen_cut(d: Draw) -> Args:
+    names = list(d.choice(NAMES))
+    cuts: dict[str, list[Card]] = {n: [] for n in d.permutation(names)}
+
+    def place(group: list[str], depth: int) -> None:
+        while True:
+            if depth > 2:
+                pool = [CARDS[(d.choice(list(Suit)), r)] for r in range(1, 14)]
+            else:
+                ranks = d.subset(range(1, 14), 1, 3)
+                pool = [CARDS[(s, r)] for r in sorted(ranks) for s in Suit]
+            cards = d.subset(pool, len(group), len(group))
+            for name, card in zip(group, cards, strict=True):
+                cuts[name].append(card)
+            depth += 1
+            if len({c.rank for c in cards}) > 1:
+                break
+        for rank in sorted({c.rank for c in cards}, reverse=True):
+            tied = [n for n, c in zip(group, cards, strict=True) if c.rank == rank]
+            if len(tied) > 1:
+                place(tied, depth)
+
+    place(list(cuts), 0)
+    return (cuts,)
+
+
+def _cut_reference(cuts: dict[str, list[Card]]) -> dict[str, str]:
+    order = sorted(cuts, key=lambda name: [c.rank for c in cuts[name]], reverse=True)
+    return dict(zip(ROLES, order, strict=True))
+
+
+def _judge_roles(args: Args, expected: Any, got: Any) -> str | None:
+    if not isinstance(got, dict) or set(got) != set(ROLES):
+        return _("return a dict with the keys 'box', 'captain' and 'sitter'")
+    wrong = [r for r in ROLES if got[r] != expected[r]]
+    if wrong:
+        return _("the {role} is {name}").format(role=wrong[0], name=expected[wrong[0]])
+    return None
+
+
+# -- notebook 2: melds ---------------------------------------------------------------
+
+
+def _gen_set(d: Draw) -> Args:
+    if d.boolean():
+        rank = d.integer(1, 13)
+        cards = [CARDS[(s, rank)] for s in d.subset(list(Suit), 1, 4)]
+        if d.integer(0, 3) == 0:
+            cards += d.subset([c for c in full_deck() if c.rank != rank], 1, 1)
+        return (d.permutation(cards),)
+    return (dense_cards(d, 0, 5),)
+
+
+def _gen_run(d: Draw) -> Args:
+    mode = d.integer(0, 5)
+    suit = d.choice(list(Suit))
+    if mode == 0:  # around the king and the ace: the ace is low only
+        ranks = d.choice(((12, 13, 1), (13, 1, 2), (11, 12, 13, 1), (1, 2, 3), (11, 12, 13)))
+        return (d.permutation([CARDS[(suit, r)] for r in ranks]),)
+    if mode <= 3:
+        length = d.integer(2, 6)
+        low = d.integer(1, 14 - length)
+        cards = [CARDS[(suit, r)] for r in range(low, low + length)]
+        if d.integer(0, 2) == 0:  # spoil it: another suit, or a gap
+            i = d.integer(0, len(cards) - 1)
+            old = cards[i]
+            if d.boolean():
+                cards[i] = CARDS[(Suit((old.suit + d.integer(1, 3)) % 4), old.rank)]
+            elif old.rank < 13 and CARDS[(old.suit, old.rank + 1)] not in cards:
+                cards[i] = CARDS[(old.suit, old.rank + 1)]
+        return (d.permutation(cards),)
+    return (dense_cards(d, 0, 5),)
+
+
+def _melds_in(value: Any) -> list[list[Card]] | None:
+    if not isinstance(value, list | tuple | set | frozenset):
+        return None
+    out = []
+    for item in value:
+        cards = cards_in(item)
+        if cards is None:
+            return None
+        out.append(cards)
+    return out
+
+
+def _all_melds_reference(cards: list[Card]) -> list[list[Card]]:
+    return [list(m.cards) for m in engine_all_melds(cards)]
+
+
+def _judge_all_melds(args: Args, expected: Any, got: Any) -> str | None:
+    melds = _melds_in(got)
+    if melds is None:
+        return _("return a list of melds, each a list of cards")
+    want = {frozenset(m) for m in expected}
+    have = [frozenset(m) for m in melds]
+    if len(set(have)) != len(have):
+        twice = next(m for m in have if have.count(m) > 1)
+        return _("the meld {meld} is listed twice").format(meld=fmt(sorted(twice)))
+    extra = [m for m in have if m not in want]
+    if extra:
+        return _("{meld} is not a meld of these cards").format(meld=fmt(sorted(extra[0])))
+    missing = [m for m in want if m not in set(have)]
+    if missing:
+        return _("the meld {meld} is missing").format(meld=fmt(sorted(missing[0])))
+    return None
+
+
+def _show_arrangement(args: Args, expected: Any) -> str:
+    a = engine_best_melds(args[0])
+    melds = " ".join(f"[{m}]" for m in a.melds)
+    return _("deadwood {value}, for example {melds} | {deadwood}").format(
+        value=a.deadwood_value, melds=melds or "-", deadwood=fmt(list(a.deadwood)) or "-")
+
+
+def _judge_best_melds(args: Args, expected: Any, got: Any) -> str | None:
+    if not isinstance(got, list | tuple) or len(got) != 2:
+        return _("return a pair: (a list of melds, a list of deadwood cards)")
+    melds, dead = _melds_in(got[0]), cards_in(got[1])
+    if melds is None or dead is None:
+        return _("return a pair: (a list of melds, a list of deadwood cards)")
+    hand = set(args[0])
+    used: list[Card] = [c for m in melds for c in m]
+    for m in melds:
+        if len(set(m)) != len(m) or not (
+                engine_is_set(m) if len({c.rank for c in m}) == 1 else engine_is_run(m)):
+            return _("{meld} is not a meld").format(meld=fmt(m))
+    strangers = [c for c in used + dead if c not in hand]
+    if strangers:
+        return _("{card} is not in the hand").format(card=strangers[0])
+    if len(set(used)) != len(used):
+        twice = next(c for c in used if used.count(c) > 1)
+        return _("{card} is in two melds: a card belongs to at most one meld").format(
+            card=twice)
+    if set(dead) != hand - set(used) or len(dead) != len(set(dead)):
+        return _("the deadwood must be exactly the cards that are in no meld")
+    value = sum(c.value for c in dead)
+    if value != expected:
+        return _("your arrangement leaves deadwood {got}; the least possible is {least}"
+                 ).format(got=value, least=expected)
+    return None
+
+
+# -- notebook 3: knocking -----------------------------------------------------------
+
+
+def _gen_knock(d: Draw) -> Args:
+    cards = meldy_cards(d, 2, 11) if d.boolean() else any_cards(d, 2, 11)
+    limit = d.choice((10, 10, 10, d.integer(0, 10)))
+    return (cards if len(cards) >= 2 else cards + d.subset(
+        [c for c in full_deck() if c not in cards], 2 - len(cards), 2 - len(cards)), limit)
+
+
+def _can_knock_reference(cards: list[Card], limit: int = 10) -> bool:
+    if len(cards) < 2:
+        raise ValueError("at least 2 cards")
+    return min(_after_discards(cards).values()) <= limit
+
+
+def _gen_discards(d: Draw) -> Args:
+    return (_gen_knock(d)[0],)
+
+
+def _best_discards_reference(cards: list[Card]) -> list[Card]:
+    after = _after_discards(cards)
+    least = min(after.values())
+    return [c for c in cards if after[c] == least]
+
+
+def _judge_best_discards(args: Args, expected: Any, got: Any) -> str | None:
+    cards = cards_in(got)
+    if cards is None:
+        return _("return a list of cards")
+    if len(set(cards)) != len(cards):
+        return _("list each card once")
+    after = _after_discards(args[0])
+    least = min(after.values())
+    wrong = [c for c in cards if c not in after or after[c] != least]
+    if wrong:
+        c = wrong[0]
+        if c not in after:
+            return _("{card} is not in the hand").format(card=c)
+        return _("discarding {card} leaves deadwood {value}, but {best} leaves {least}"
+                 ).format(card=c, value=after[c], best=expected[0], least=least)
+    missing = [c for c in expected if c not in cards]
+    if missing:
+        return _("discarding {card} also leaves the least deadwood, {least}").format(
+            card=missing[0], least=least)
+    return None
+
+
+def _is_gin_reference(cards: list[Card]) -> bool:
+    if len(cards) < 2:
+        raise ValueError("at least 2 cards")
+    return min(_after_discards(cards).values()) == 0
+
+
+def _gen_gin(d: Draw) -> Args:
+    cards = meldy_cards(d, 2, 11) if d.integer(0, 3) else any_cards(d, 2, 11)
+    if len(cards) < 2:
+        cards += d.subset([c for c in full_deck() if c not in cards], 2 - len(cards),
+                          2 - len(cards))
+    return (cards,)
+
+
+# -- notebook 4: scoring --------------------------------------------------------------
+
+
+def _gen_lay_off(d: Draw) -> Args:
+    knocker: list[list[Card]] = []
+    used: set[Card] = set()
+    for _attempt in range(d.integer(1, 3)):
+        if d.boolean():
+            rank = d.integer(1, 13)
+            meld = [CARDS[(s, rank)] for s in sorted(d.subset(list(Suit), 3, 4))]
+        else:
+            suit = d.choice(list(Suit))
+            length = d.integer(3, 5)
+            low = d.integer(1, 14 - length)
+            meld = [CARDS[(suit, r)] for r in range(low, low + length)]
+        if not used & set(meld):
+            knocker.append(meld)
+            used |= set(meld)
+    near: list[Card] = []
+    for meld in knocker:
+        for c in Meld(meld).extensions():
+            near.append(c)
+            if meld[0].suit == meld[-1].suit and meld[0].rank != meld[-1].rank:
+                step = 1 if c.rank > meld[-1].rank else -1
+                if 1 <= c.rank + step <= 13:
+                    near.append(CARDS[(c.suit, c.rank + step)])
+    near = [c for c in dict.fromkeys(near) if c not in used]
+    rest = [c for c in full_deck() if c not in used and c not in near]
+    mine = d.subset(near, 0, 4)
+    mine += [c for c in dense_cards(d, 0, 7) if c not in used and c not in mine]
+    if not mine:
+        mine = d.subset(rest, 1, 2)
+    gin = d.integer(0, 4) == 0
+    return (knocker, d.permutation(mine[:10]), gin)
+
+
+def _lay_off_reference(knocker_melds: list[list[Card]], cards: list[Card],
+                       gin: bool = False) -> int:
+    return engine_lay_off([Meld(m) for m in knocker_melds], cards, gin).deadwood_value
+
+
+def _shrink_lay_off(args: Args) -> Iterator[Args]:
+    melds, cards, gin = args
+    yield from _shrink_cards(args, position=1)
+    if len(melds) > 1:
+        for i in range(len(melds)):
+            yield (melds[:i] + melds[i + 1:], cards, gin)
+
+
+def _gen_score(d: Draw) -> Args:
+    gin = d.integer(0, 3) == 0
+    k = 0 if gin else d.integer(0, 10)
+    dd = max(0, k + d.integer(-4, 4)) if d.boolean() else d.integer(0, 60)
+    return (k, dd, gin)
+
+
+def _score_reference(knocker_deadwood: int, defender_deadwood: int,
+                     gin: bool) -> tuple[str, int]:
+    s = engine_score_hand(knocker_deadwood, defender_deadwood, gin)
+    return (s.winner.value, s.points)
+
+
+def _judge_score(args: Args, expected: Any, got: Any) -> str | None:
+    if not isinstance(got, list | tuple) or len(got) != 2 or not _is_int(got[1]):
+        return _("return a pair: ('knocker' or 'defender', points)")
+    if tuple(got) != expected:
+        return _("the {side} scores {points}").format(side=expected[0], points=expected[1])
+    return None
+
+
+def _shrink_score(args: Args) -> Iterator[Args]:
+    k, dd, gin = args
+    for smaller in (0, dd // 2, dd - 1):
+        if 0 <= smaller < dd:
+            yield (k, smaller, gin)
+    if not gin:
+        for smaller in (0, k // 2, k - 1):
+            if 0 <= smaller < k:
+                yield (smaller, dd, gin)
+
+
+# -- notebook 5: the three-player game -----------------------------------------------
+
+
+def _gen_roles(d: Draw) -> Args:
+    names = d.permutation(d.choice(NAMES))
+    scorer = d.choice(("box", "captain", None))
+    return (dict(zip(ROLES, names, strict=True)), scorer)
+
+
+def _next_roles_reference(roles: dict[str, str], scorer: str | None) -> dict[str, str]:
+    box, captain, sitter = roles["box"], roles["captain"], roles["sitter"]
+    if scorer is None:
+        return dict(roles)
+    if scorer == "box":
+        return {"box": box, "captain": sitter, "sitter": captain}
+    if scorer == "captain":
+        return {"box": captain, "captain": sitter, "sitter": box}
+    raise ValueError(f"scorer is 'box', 'captain' or None, not {scorer!r}")
+
+
+def _judge_next_roles(args: Args, expected: Any, got: Any) -> str | None:
+    if not isinstance(got, dict) or set(got) != set(ROLES):
+        return _("return a dict with the keys 'box', 'captain' and 'sitter'")
+    if got != expected:
+        return _("next hand: {roles}").format(roles=fmt(expected))
+    return None
+
+
+def _gen_drawn(d: Draw) -> Args:
+    return (d.choice((2, 2, 3, d.integer(2, 31))), d.integer(0, 3) == 0)
+
+
+def _is_drawn_reference(stock_size: int, knocked: bool) -> bool:
+    return not knocked and stock_size <= DRAW_AT_STOCK
+
+
+def _gen_game(d: Draw) -> Args:
+    names = d.choice(NAMES)
+    target = d.choice((100, 100, d.integer(10, 150)))
+    totals = dict.fromkeys(names, 0)
+    hands: list[tuple[str | None, int]] = []
+    for _hand in range(d.integer(0, 12)):
+        scorer = d.choice((*names, None))
+        if scorer is None:
+            hands.append((None, 0))
+            continue
+        points = d.choice((d.integer(1, 40), target - totals[scorer]))
+        points = max(1, points)
+        hands.append((scorer, points))
+        totals[scorer] += points
+        if totals[scorer] >= target:
+            break
+    return (hands, target)
+
+
+def _game_winner_reference(hands: list[tuple[str | None, int]], target: int = 100
+                           ) -> str | None:
+    totals: dict[str, int] = {}
+    for scorer, points in hands:
+        if scorer is not None:
+            totals[scorer] = totals.get(scorer, 0) + points
+            if totals[scorer] >= target:
+                return scorer
+    return None
+
+
+def _judge_equal(args: Args, expected: Any, got: Any) -> str | None:
+    if got != expected or type(got) is not type(expected):
+        return _("the answer is {expected}").format(expected=fmt(expected))
+    return None
+
+
+def _shrink_game(args: Args) -> Iterator[Args]:
+    hands, target = args
+    for i in range(len(hands)):
+        rest = hands[:i] + hands[i + 1:]
+        if _game_winner_reference(rest, target) is None or i == len(hands) - 1:
+            yield (rest, target)
+
+
+def _c(text: str) -> list[Card]:
+    return [Card.parse(w) for w in text.split()]
+
+
+def _n_cards(args: Args) -> int:
+    return len(args[0])
+
+
+KATAS: tuple[Kata, ...] = (
+    Kata(
+        name="card_value", notebook=1, points=1, params=("card",),
+        summary=lambda: _("A card's deadwood value."),
+        hint=lambda: _("An ace is worth 1, two to ten their number, jack, queen and king 10 "
+                       "each. card.rank runs from 1 (ace) to 13 (king)."),
+        public=tuple((c,) for c in _c("AH 7D TS JC QH KS 2C")),
+        generate=lambda d: (d.choice(full_deck()),),
+        reference=lambda card: card.value,
+        judge=_judge_card_value, size=lambda args: 1,
+        hide=(("Card", "value"), ("cards", "card_value")),
+    ),
+    Kata(
+        name="parse_card", notebook=1, points=2, params=("text",),
+        summary=lambda: _("The card named by a text such as '7H' or '10s'."),
+        hint=lambda: _("The suit is the last character, the rank all that comes before it; "
+                       "ignore spaces around the text and the case of the letters; a ten is "
+                       "'10' or 'T'. Anything else raises ValueError."),
+        public=(("7H",), ("10s",), ("TD",), ("ac",), (" KS ",), ("Q♦",), ("1H",), ("7X",),
+                ("",)),
+        generate=_gen_parse, reference=_parse_reference, judge=_judge_parse,
+        size=lambda args: len(args[0]),
+        hide=(("Card", "parse"), ("cards", "parse_cards"), ("cards", "to_cards"),
+              ("cards", "_RANK_OF"), ("cards", "_SUIT_OF"), ("cards", "_CARD_RE")),
+    ),
+    Kata(
+        name="deal", notebook=1, points=2, params=("deck",),
+        summary=lambda: _("Deal a hand from a deck in a given order."),
+        hint=lambda: _("Deal one card at a time, alternately, the captain first: positions "
+                       "0, 2, ... 18 to the captain, 1, 3, ... 19 to the box; 20 is the "
+                       "upcard; 21 to 51 are the stock, 21 on top."),
+        public=((list(full_deck()),), (list(reversed(full_deck())),)),
+        generate=lambda d: (d.permutation(full_deck()),),
+        reference=_deal_reference, judge=_judge_deal, size=lambda args: 52,
+        show_expected=lambda args, e: fmt(e),
+    ),
+    Kata(
+        name="roles_from_cut", notebook=1, points=3, params=("cuts",),
+        summary=lambda: _("The roles from the cut: highest box, then captain, then sitter."),
+        hint=lambda: _("Suits never break a tie: tied players cut again, and only their "
+                       "later cards decide between them. Compare each player's list of "
+                       "ranks, first card first."),
+        public=(({"Ada": _c("KH"), "Ben": _c("7S"), "Cy": _c("2D")},),
+                ({"Ada": _c("9C"), "Ben": _c("QD 3S"), "Cy": _c("QH 8C")},),
+                ({"Ada": _c("5C 2H"), "Ben": _c("5D JS"), "Cy": _c("5H 7C")},),
+                ({"Ada": _c("AS AH 4D"), "Ben": _c("KC"), "Cy": _c("AD AC 9S")},)),
+        generate=_gen_cut, reference=_cut_reference, judge=_judge_roles,
+        size=lambda args: sum(len(v) for v in args[0].values()),
+    ),
+    Kata(
+        name="is_set", notebook=2, points=1, params=("cards",),
+        summary=lambda: _("Whether the cards are a set: 3 or 4 cards of one rank."),
+        hint=lambda: _("A set has 3 or 4 cards, all of the same rank; suits do not matter."),
+        public=tuple((_c(t),) for t in ("7H 7S 7D", "7H 7S", "QC QD QH QS", "7H 7S 8D",
+                                        "2C 3C 4C")),
+        generate=_gen_set, reference=lambda cards: engine_is_set(cards),
+        judge=lambda a, e, g: _want_bool(e, g), size=_n_cards,
+        shrink=lambda args: _shrink_cards(args),
+    ),
+    Kata(
+        name="is_run", notebook=2, points=2, params=("cards",),
+        summary=lambda: _("Whether the cards are a run: 3 or more of one suit in a row."),
+        hint=lambda: _("A run has 3 or more cards of one suit with consecutive ranks. The "
+                       "ace is low only: Q-K-A and K-A-2 are not runs. The cards may come "
+                       "in any order."),
+        public=tuple((_c(t),) for t in ("AH 2H 3H", "9S 7S 8S", "QH KH AH", "5D 6D",
+                                        "5D 6D 7C", "4C 5C 7C", "TC JC QC KC")),
+        generate=_gen_run, reference=lambda cards: engine_is_run(cards),
+        judge=lambda a, e, g: _want_bool(e, g), size=_n_cards,
+        shrink=lambda args: _shrink_cards(args),
+    ),
+    Kata(
+        name="all_melds", notebook=2, points=3, params=("cards",),
+        summary=lambda: _("Every set and run that can be made from the cards."),
+        hint=lambda: _("Melds may share cards here. A 4-card set holds four 3-card sets "
+                       "too, and a run of 5 holds runs of 3 and 4 inside it."),
+        public=tuple((_c(t),) for t in ("7H 8H 9H 9S 9D", "5C 5D 5H 5S", "AS 2S 3S 4S",
+                                        "2C 9D KH")),
+        generate=lambda d: (dense_cards(d, 0, 8),), reference=_all_melds_reference,
+        judge=_judge_all_melds, size=_n_cards, shrink=lambda args: _shrink_cards(args),
+        show_expected=lambda args, e: fmt(e) if e else "[]",
+    ),
+    Kata(
+        name="best_melds", notebook=2, points=4, params=("cards",),
+        summary=lambda: _("An arrangement of the cards into melds with the least deadwood."),
+        hint=lambda: _("Try the alternatives: a card in a run could be in a set instead. "
+                       "Deadwood counts card values, and each card is in one meld at most."),
+        public=tuple((_c(t),) for t in ("2H 3H 4H 7S 7D 7C KD", "5H 6H 7H 7C 7D",
+                                        "AH 2H 3H 3S 3D", "TC TD TH JH QH",
+                                        "9C 9D 9H 9S 8S TS")),
+        generate=lambda d: (dense_cards(d, 0, 11),),
+        reference=lambda cards: engine_best_melds(cards).deadwood_value,
+        judge=_judge_best_melds, size=_n_cards, shrink=lambda args: _shrink_cards(args),
+        show_expected=_show_arrangement,
+    ),
+    Kata(
+        name="can_knock", notebook=3, points=2, params=("cards", "limit"),
+        summary=lambda: _("Whether some discard leaves deadwood within the knock limit."),
+        hint=lambda: _("Try each discard; after it, the least deadwood of the cards left "
+                       "must be at most the limit (a deadwood equal to the limit may knock)."),
+        public=((_c("AH 2H 3H 4H 7S 7D 7C 9C 9D 9S KD"), 10),
+                (_c("AH 2H 3H 5S 5D 5C 9C 9D JS QS KD"), 10),
+                (_c("2C 3C 4C 7D 7H 7S 8H 8S JD QH KS"), 10),
+                (_c("5H 6H 7H 7C 7D"), 10), (_c("5H 6H 7H 2C 9D"), 1)),
+        generate=_gen_knock, reference=_can_knock_reference,
+        judge=lambda a, e, g: _want_bool(e, g), size=_n_cards,
+        shrink=lambda args: _shrink_cards(args, least=2),
+    ),
+    Kata(
+        name="best_discards", notebook=3, points=3, params=("cards",),
+        summary=lambda: _("Every discard that leaves the least deadwood."),
+        hint=lambda: _("Try every card as the discard and keep all those that tie for the "
+                       "least deadwood: there may be several."),
+        public=((_c("AH 2H 3H 4H 7S 7D 7C 9C 9D 9S KD"),), (_c("5H 6H 7H KC KD"),),
+                (_c("5H 6H 7H 8H 9C"),), (_c("2C 2D 2H 9S"),)),
+        generate=_gen_discards, reference=_best_discards_reference,
+        judge=_judge_best_discards, size=_n_cards,
+        shrink=lambda args: _shrink_cards(args, least=2),
+    ),
+    Kata(
+        name="is_gin", notebook=3, points=2, params=("cards",),
+        summary=lambda: _("Whether some discard leaves no deadwood at all."),
+        hint=lambda: _("Gin is knocking with no deadwood: one card is discarded first, and "
+                       "all the cards left must be in melds."),
+        public=((_c("AH 2H 3H 4H 7S 7D 7C 9C 9D 9S KD"),), (_c("5H 6H 7H KS"),),
+                (_c("5H 6H 7H 8H"),), (_c("5H 6H 7H KS QD"),)),
+        generate=_gen_gin, reference=_is_gin_reference,
+        judge=lambda a, e, g: _want_bool(e, g), size=_n_cards,
+        shrink=lambda args: _shrink_cards(args, least=2),
+    ),
+    Kata(
+        name="lay_off", notebook=4, points=4, params=("knocker_melds", "cards", "gin"),
+        summary=lambda: _("The defender's least deadwood after laying off."),
+        hint=lambda: _("Lay off a set's fourth card or cards at either end of a run, one "
+                       "after another (after the 8 on 5-6-7, the 9). A card you lay off is in "
+                       "none of your own melds. After gin nothing may be laid off."),
+        public=(([_c("5H 6H 7H"), _c("KC KD KS")], _c("8H 9H KH 2C 2D 2S 4C"), False),
+                ([_c("5H 6H 7H")], _c("8H 9H"), False), ([_c("5H 6H 7H")], _c("8H 9H"), True),
+                ([_c("5H 6H 7H")], _c("8H 8C 8D 2S"), False),
+                ([_c("4C 4D 4H 4S")], _c("3C 5C 6C"), False)),
+        generate=_gen_lay_off, reference=_lay_off_reference, judge=lambda a, e, g:
+        _want_int(e, g), size=lambda args: sum(map(len, args[0])) + len(args[1]),
+        shrink=_shrink_lay_off,
+    ),
+    Kata(
+        name="score_hand", notebook=4, points=2,
+        params=("knocker_deadwood", "defender_deadwood", "gin"),
+        summary=lambda: _("Who scores a knock, and how many points."),
+        hint=lambda: _("Knock: the knocker scores D - K when K < D; otherwise (K >= D, ties "
+                       "included) the defender undercuts and scores 10 + K - D. Gin scores "
+                       "25 + D and is never undercut."),
+        public=((4, 19, False), (8, 6, False), (5, 5, False), (0, 0, True), (0, 31, True),
+                (0, 7, False)),
+        generate=_gen_score, reference=_score_reference, judge=_judge_score,
+        size=lambda args: args[0] + args[1], shrink=_shrink_score,
+    ),
+    Kata(
+        name="next_roles", notebook=5, points=2, params=("roles", "scorer"),
+        summary=lambda: _("The roles for the next hand."),
+        hint=lambda: _("The box won: it stays, captain and sitter swap. The box lost: the "
+                       "captain goes into the box, the sitter becomes captain, the box sits "
+                       "out. A drawn hand (scorer None) changes nothing."),
+        public=(({"box": "Ada", "captain": "Ben", "sitter": "Cy"}, "box"),
+                ({"box": "Ada", "captain": "Ben", "sitter": "Cy"}, "captain"),
+                ({"box": "Ada", "captain": "Ben", "sitter": "Cy"}, None)),
+        generate=_gen_roles, reference=_next_roles_reference, judge=_judge_next_roles,
+        size=lambda args: 0,
+    ),
+    Kata(
+        name="is_drawn", notebook=5, points=1, params=("stock_size", "knocked"),
+        summary=lambda: _("Whether the hand ends as a draw after a turn."),
+        hint=lambda: _("After a discard without a knock, the hand is drawn when only 2 "
+                       "cards are left in the stock. A knock always ends the hand with a "
+                       "score."),
+        public=((2, False), (3, False), (2, True), (31, False)),
+        generate=_gen_drawn, reference=_is_drawn_reference,
+        judge=lambda a, e, g: _want_bool(e, g), size=lambda args: args[0],
+    ),
+    Kata(
+        name="game_winner", notebook=5, points=2, params=("hands", "target"),
+        summary=lambda: _("The game's winner: the first to reach the target, if anyone."),
+        hint=lambda: _("Add up each player's points hand by hand; a drawn hand (None) scores "
+                       "nothing. Reaching the target exactly is enough to win."),
+        public=(([("Ada", 60), ("Ben", 25), ("Ada", 40)], 100),
+                ([("Ada", 60), (None, 0), ("Ben", 30)], 100),
+                ([], 100), ([("Cy", 99), ("Cy", 1)], 100)),
+        generate=_gen_game, reference=_game_winner_reference, judge=_judge_equal,
+        size=lambda args: len(args[0]), shrink=_shrink_game,
+    ),
+)
+
+BY_NAME: dict[str, Kata] = {k.name: k for k in KATAS}
+
+
+def katas_of(notebook: int) -> tuple[Kata, ...]:
+    """The katas of one exercise notebook, in order."""
+    return tuple(k for k in KATAS if k.notebook == notebook)
+
+
+NOTEBOOKS: dict[int, str] = {
+    1: "01_cards_and_dealing", 2: "02_melds", 3: "03_knocking", 4: "04_scoring",
+    5: "05_the_three_player_game",
+}
