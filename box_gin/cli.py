@@ -10,8 +10,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .i18n import _, set_language
+
+if TYPE_CHECKING:
+    from .checker.sandbox import Limits
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -29,6 +33,8 @@ def _parser() -> argparse.ArgumentParser:
                        help=_("write Gradescope's results.json into DIR"))
     check.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                        help=_("grade N submissions at a time"))
+    check.add_argument("--timeout", type=float, default=20.0, metavar="SECONDS",
+                       help=_("wall-clock seconds for each kata's tests (default 20)"))
     check.add_argument("--lang", help=_("the language of the feedback (en, fr, hu, uk, id, he)"))
     check.add_argument("--no-cache", action="store_true",
                        help=_("grade every submission again, even if it has not changed"))
@@ -76,6 +82,14 @@ def _cache_path(args: argparse.Namespace) -> Path | None:
     return None
 
 
+def _limits(seconds: float) -> Limits:
+    from .checker.sandbox import Limits
+
+    seconds = max(1.0, seconds)
+    return Limits(kata_seconds=seconds, load_seconds=seconds, cell_seconds=seconds / 2,
+                  call_seconds=min(2.0, seconds / 4))
+
+
 def _check(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -119,7 +133,7 @@ def _check(args: argparse.Namespace) -> int:
         def done(result: StudentResult) -> None:
             bar.advance(task)
 
-        for r in grade_all(todo, jobs=args.jobs, done=done):
+        for r in grade_all(todo, jobs=args.jobs, done=done, limits=_limits(args.timeout)):
             results[r["student"]] = r
             cache.put(r["student"], digests[r["student"]], r)
     ordered = [results[s.student] for s in subs]

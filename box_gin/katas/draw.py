@@ -106,9 +106,10 @@ def dense_cards(d: Draw, lo: int, hi: int) -> list[Card]:
     n_suits = d.integer(2, 4)
     least = min(13, max(3, -(-hi // n_suits)))
     width = d.integer(least, max(least, 6))
-    low = d.integer(1, 14 - width)
+    low = d.integer(1, 13)  # the band may wrap past the king: Q K A 2 (not a run)
     suits = sorted(d.subset(list(Suit), n_suits, n_suits))
-    pool = [CARDS[(s, r)] for r in range(low, low + width) for s in suits]
+    ranks = [(low - 1 + i) % 13 + 1 for i in range(width)]
+    pool = [CARDS[(s, r)] for r in ranks for s in suits]
     if d.integer(0, 3) == 0:  # now and then a stray card from anywhere
         pool += [c for c in d.subset(full_deck(), 1, 3) if c not in pool]
     return d.subset(pool, lo, hi)

@@ -1,0 +1,13 @@
+"""Wants a total above the target, so reaching it exactly does not win: breaks game_winner."""
+
+BREAKS = ["game_winner"]
+
+
+def game_winner(hands, target=100):
+    totals = {}
+    for scorer, points in hands:
+        if scorer is not None:
+            totals[scorer] = totals.get(scorer, 0) + points
+            if totals[scorer] > target:
+                return scorer
+    return None

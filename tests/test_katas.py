@@ -1,0 +1,170 @@
+"""The katas: reference solutions pass, stubs and wrong answers fail, feedback is readable."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from box_gin import Card, best_melds
+from box_gin.checker.wire import Opaque, decode, encode
+from box_gin.katas import BY_NAME, KATAS, check
+from box_gin.katas.core import Raised, Returned, fmt, problem
+from box_gin.katas.draw import RandomDraw
+from box_gin.katas.feedback import CheckResult, engine_uses, run_check
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _solutions() -> dict[str, object]:
+    """Every function of the solution notebooks, run here as a learner's kernel would."""
+    ns: dict[str, object] = {}
+    for path in sorted((ROOT / "solutions").glob("*.ipynb")):
+        for cell in json.loads(path.read_text())["cells"]:
+            src = "".join(cell["source"])
+            if cell["cell_type"] == "code" and not src.startswith("check("):
+                exec(compile(src, str(path), "exec"), ns)
+    return ns
+
+
+SOLUTIONS = _solutions()
+
+
+def C(text: str) -> list[Card]:
+    return [Card.parse(w) for w in text.split()]
+
+
+def test_at_least_fifteen_katas_in_five_notebooks_with_points():
+    assert len(KATAS) >= 15
+    assert {k.notebook for k in KATAS} == {1, 2, 3, 4, 5}
+    assert len({k.name for k in KATAS}) == len(KATAS)
+    assert all(k.points > 0 and k.public and k.hidden_count > 0 for k in KATAS)
+
+
+@pytest.mark.parametrize("kata", KATAS, ids=lambda k: k.name)
+def test_the_reference_solution_passes_in_the_notebook(kata):
+    result = run_check(SOLUTIONS[kata.name], kata)
+    assert result.passed, result.feedback()
+
+
+@pytest.mark.parametrize("kata", KATAS, ids=lambda k: k.name)
+def test_a_stub_fails_and_says_it_is_not_written(kata):
+    def stub(*args):
+        raise NotImplementedError()
+
+    result = run_check(stub, kata)
+    assert not result.passed
+    assert "not written yet" in result.feedback()
+
+
+@pytest.mark.parametrize("kata", KATAS, ids=lambda k: k.name)
+def test_generated_inputs_are_valid_and_hidden_tests_fixed(kata):
+    draw = RandomDraw(random.Random(5))
+    for _ in range(50):
+        args = kata.generate(draw)
+        for arg in args:
+            if isinstance(arg, list) and arg and isinstance(arg[0], Card):
+                assert len(set(arg)) == len(arg)
+        kata.expected(args)
+    assert kata.hidden_cases() == kata.random_cases(kata.hidden_count, 2024) or \
+        sorted(map(repr, kata.hidden_cases())) == sorted(
+            map(repr, kata.random_cases(kata.hidden_count, 2024)))
+
+
+def test_check_finds_a_small_counterexample_for_greedy_runs():
+    ns: dict[str, object] = {}
+    exec((ROOT / "tests/submissions/best_melds_runs_first.py").read_text(), ns)
+    best_melds = ns["best_melds"]
+    shown = check(best_melds)
+    assert isinstance(shown, CheckResult) and not shown.passed
+    text = repr(shown)
+    assert "Traceback" not in text and "hint:" in text and "hidden tests" in text
+    failure = shown.result.failure
+    assert failure is not None and len(failure.args[0]) <= 6
+    assert 'class="bg-card' in shown._repr_html_()
+
+
+def test_check_search_shrinks_a_failure_beyond_the_public_tests():
+    def is_run(cards):  # forgets the suit, but the public examples are all one suit but one
+        ranks = sorted(c.rank for c in cards)
+        return len(cards) >= 3 and ranks == list(range(ranks[0], ranks[0] + len(ranks))) \
+            and len(cards) < 6
+
+    result = run_check(is_run, BY_NAME["is_run"])
+    assert not result.passed and result.failure is not None
+    assert len(result.failure.args[0]) <= 6
+
+
+def test_check_passes_and_says_how_many_hidden_tests():
+    text = repr(check(SOLUTIONS["score_hand"]))
+    assert text.startswith("✔ score_hand") and "The checker adds 100 hidden tests." in text
+
+
+def test_check_by_name_and_unknown_names():
+    assert check(SOLUTIONS["is_set"], kata="is_set").passed
+    assert "No kata is called" in repr(check(lambda x: x))
+
+
+def test_calling_the_engines_answer_does_not_pass():
+    def best_melds_copy(cards):
+        a = best_melds(cards)
+        return [list(m.cards) for m in a.melds], list(a.deadwood)
+
+    assert engine_uses(best_melds_copy) == ["box_gin.melds.best_melds"]
+    result = run_check(best_melds_copy, BY_NAME["best_melds"])
+    assert not result.passed and "not available" in result.feedback()
+
+
+def test_the_engines_card_value_is_hidden_while_card_value_runs():
+    def card_value(card):
+        return card.value
+
+    result = run_check(card_value, BY_NAME["card_value"])
+    assert not result.passed and "AttributeError" in result.feedback()
+    assert Card.parse("KH").value == 10  # and is back afterwards
+
+
+def test_an_infinite_loop_times_out_in_the_notebook():
+    def is_drawn(stock_size, knocked):
+        while True:
+            pass
+
+    kata = BY_NAME["is_drawn"]
+    object.__setattr__(kata, "call_timeout", 0.2)
+    try:
+        result = run_check(is_drawn, kata)
+    finally:
+        object.__setattr__(kata, "call_timeout", 2.0)
+    assert not result.passed and "did not finish" in result.feedback()
+
+
+def test_best_melds_accepts_any_arrangement_of_least_deadwood():
+    kata = BY_NAME["best_melds"]
+    args = (C("TC TD TH JH QH"),)
+    expected = kata.expected(args)
+    for answer in (([C("TC TD TH")], C("JH QH")), ([C("TH JH QH")], C("TC TD"))):
+        assert problem(kata, args, expected, Returned(answer)) is None
+    twice = ([C("TC TD TH"), C("TH JH QH")], [])
+    assert "two melds" in problem(kata, args, expected, Returned(twice))
+
+
+def test_parse_card_must_raise_value_error_on_bad_text():
+    kata = BY_NAME["parse_card"]
+    expected = kata.expected(("7X",))
+    assert isinstance(expected, Raised)
+    assert problem(kata, ("7X",), expected, Raised("InvalidCardError", True)) is None
+    assert problem(kata, ("7X",), expected, Raised("KeyError", False)) is not None
+    assert problem(kata, ("7X",), expected, Returned(None)) is not None
+
+
+def test_values_cross_the_wire_as_plain_data():
+    value = ([C("7H 8H")], {"box": None}, frozenset(C("AS")), 3, True)
+    data = encode(value, card_type=Card, card_text=repr)
+    json.dumps(data)
+    table = {repr(c): c for c in C("7H 8H AS")}
+    assert decode(data, card_of=table.__getitem__) == value
+    odd = decode(encode(object(), card_type=Card, card_text=repr), card_of=table.get)
+    assert isinstance(odd, Opaque) and odd != odd
+    assert fmt(C("7H 8H")) == "[7H 8H]"
