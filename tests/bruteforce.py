@@ -14,6 +14,7 @@ from itertools import combinations, pairwise
 
 from box_gin.cards import Card
 from box_gin.hand import Hand, Role
+from box_gin.match import Match
 
 Key = tuple[int, int]  # (rank, suit)
 
@@ -163,15 +164,27 @@ def hand_state(hand: Hand) -> tuple[object, ...]:
     )
 
 
+_DECK = frozenset((r, s) for r in range(1, 14) for s in range(4))
+
+
 def conservation_problem(hand: Hand) -> str | None:
     """Why the hand's cards are not exactly the 52 (box + captain + stock + discard
     pile), or ``None`` when they are."""
     piles = [hand.hands[Role.BOX], hand.hands[Role.CAPTAIN], hand.stock, hand.discard_pile]
-    cards = [key(c) for pile in piles for c in pile]
-    if len(cards) != 52:
-        return f"{len(cards)} cards in play, not 52"
-    if set(cards) != {(r, s) for r in range(1, 14) for s in range(4)}:
+    if sum(len(p) for p in piles) != 52:
+        return f"{sum(len(p) for p in piles)} cards in play, not 52"
+    if {(c.rank, int(c.suit)) for p in piles for c in p} != _DECK:
         return "a card is in two places, or missing"
     if set(hand.hands) != {Role.BOX, Role.CAPTAIN}:
         return "the sitter holds cards"
     return None
+
+
+def match_state(match: Match) -> tuple[object, ...]:
+    """A snapshot of everything a match holds, its random generator included."""
+    return (
+        match.players, match.rules, match.seed, match.roles, match.cuts,
+        [(g.scores, g.hands_won, g.winner) for g in match.games],
+        match.history, match.hand_seed, hand_state(match.hand), match._rng.getstate(),
+        match.is_over, match.winner, match.to_play,
+    )
