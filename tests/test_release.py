@@ -16,7 +16,8 @@ SOLUTIONS, EXERCISES = ROOT / "solutions", ROOT / "exercises"
 
 
 def test_a_marked_block_becomes_a_stub_at_its_indentation():
-    source = "def f(x):\n    ### BEGIN SOLUTION\n    y = 2 * x\n    return y\n    ### END SOLUTION\n"
+    source = ("def f(x):\n    ### BEGIN SOLUTION\n    y = 2 * x\n    return y\n"
+              "    ### END SOLUTION\n")
     assert strip_solutions(source) == "def f(x):\n    raise NotImplementedError()\n"
 
 

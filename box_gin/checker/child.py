@@ -1,3 +1,6 @@
+# mypy: ignore-errors
+# (A script run with the bare standard library that rebuilds modules by hand: setting
+# attributes on ModuleType and swapping module __getattr__ is the point, not a slip.)
 """The child process that runs one submission's code (run as a script, never imported).
 
 Started by the checker as ``python -I -S child.py`` in an empty temporary folder, with
@@ -19,6 +22,7 @@ expected answer.  Whatever it sends, the checker judges.
 # This file runs with an empty sys.path apart from the standard library: no third-party
 # imports, and nothing from box_gin but the allowed modules, loaded through the gate.
 
+import contextlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -190,10 +194,8 @@ def _restricted_box_gin(package: str, blocked: list) -> tuple:
     import box_gin.cards as cards
     import box_gin.errors as errors
 
-    try:
+    with contextlib.suppress(ImportError):  # display is optional here
         import box_gin.display  # noqa: F401
-    except ImportError:
-        pass
     for name in EXPORTS:
         setattr(root, name, getattr(cards, name, None) or getattr(errors, name))
     root.__getattr__ = lambda name: missing(name, "box_gin")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -171,9 +172,8 @@ def _grade_kata(child: Child, kata: Kata, request: int, blocked: list[str]) -> K
     note = blocked_note(sorted(set(blocked))) if blocked else None
     if not failures:
         return KataResult(kata, True, n_public, len(cases) - n_public, True)
-    first: Failure = min(failures, key=lambda f: (not f.public, kata.size(f.args)))
+    first: Failure = min(failures, key=lambda f: (kata.size(f.args), not f.public))
     if not first.public:
-        first = min(failures, key=lambda f: kata.size(f.args))
         counter = [request * 1000]
 
         def oracle(batch: Sequence[Args]) -> list[Outcome]:
@@ -182,10 +182,8 @@ def _grade_kata(child: Child, kata: Kata, request: int, blocked: list[str]) -> K
                               [_encode(a) for a in batch])
             return [decode_outcome(o) for o in reply["outcomes"]]
 
-        try:
+        with suppress(ChildGone):
             first = shrink_failure(kata, first, oracle, rounds=20)
-        except ChildGone:
-            pass
     return KataResult(kata, False, n_public, len(cases) - n_public, True, first, note)
 
 

@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -161,28 +162,17 @@ class Child:
 
     def close(self) -> None:
         """Kill the child and everything it started; remove its folder."""
-        try:
+        with suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        try:
+        with suppress(OSError):
             self.proc.kill()
-        except OSError:
-            pass
-        try:
+        with suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
-        for stream in (self.proc.stdin,):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
-        try:
+        with suppress(OSError):
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+        with suppress(OSError):
             os.close(self._read)
-        except OSError:
-            pass
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def __enter__(self) -> Child:

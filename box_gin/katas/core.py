@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from ..cards import Card
@@ -105,7 +105,7 @@ class Kata:
         return [self.generate(draw) for _ in range(n)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hidden_cases(kata: Kata) -> list[Args]:
     cases = kata.random_cases(kata.hidden_count, seed=2024)
     return sorted(cases, key=kata.size)

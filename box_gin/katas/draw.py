@@ -7,7 +7,7 @@ hypothesis is installed.
 
 >>> import random
 >>> draw = RandomDraw(random.Random(1))
->>> len(draw.cards(3, 3)), 1 <= draw.integer(1, 6) <= 6
+>>> len(dense_cards(draw, 3, 3)), 1 <= draw.integer(1, 6) <= 6
 (3, True)
 """
 
@@ -83,7 +83,8 @@ class HypothesisDraw:
         return bool(self.draw(self.st.booleans()))
 
     def choice(self, options: Sequence[T]) -> T:
-        return options[self.draw(self.st.integers(0, len(options) - 1))]
+        index: int = self.draw(self.st.integers(0, len(options) - 1))
+        return options[index]
 
     def subset(self, pool: Sequence[T], lo: int, hi: int) -> list[T]:
         items = list(pool)

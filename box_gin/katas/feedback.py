@@ -354,7 +354,7 @@ def check(fn: Callable[..., Any], kata: str | None = None) -> CheckResult | _Mes
 
     The kata is found from the function's name, or given as ``kata="best_melds"``.
     """
-    name = kata or getattr(fn, "__name__", "")
+    name = str(kata or getattr(fn, "__name__", ""))
     spec = BY_NAME.get(name)
     if spec is None:
         return _Message(_("No kata is called {name!r}. The katas are: {names}.").format(
@@ -365,5 +365,12 @@ def check(fn: Callable[..., Any], kata: str | None = None) -> CheckResult | _Mes
     return CheckResult(run_check(fn, spec))
 
 
-__all__ = ["CheckResult", "check", "feedback_html", "feedback_text", "run_check",
-           "Raised", "TimedOut"]
+__all__ = [
+    "CheckResult",
+    "Raised",
+    "TimedOut",
+    "check",
+    "feedback_html",
+    "feedback_text",
+    "run_check",
+]

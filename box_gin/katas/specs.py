@@ -14,8 +14,11 @@ from typing import Any
 from ..cards import CARDS, Card, Suit, full_deck, mask_of
 from ..i18n import _
 from ..layoffs import lay_off as engine_lay_off
-from ..melds import Meld, all_melds as engine_all_melds, best_melds as engine_best_melds
-from ..melds import is_run as engine_is_run, is_set as engine_is_set, min_deadwood_mask
+from ..melds import Meld, min_deadwood_mask
+from ..melds import all_melds as engine_all_melds
+from ..melds import best_melds as engine_best_melds
+from ..melds import is_run as engine_is_run
+from ..melds import is_set as engine_is_set
 from ..rules import DRAW_AT_STOCK
 from ..scoring import score_hand as engine_score_hand
 from .core import Args, Kata, fmt
@@ -680,7 +683,7 @@ KATAS: tuple[Kata, ...] = (
                        "none of your own melds. After gin nothing may be laid off."),
         public=(([_c("5H 6H 7H"), _c("KC KD KS")], _c("8H 9H KH 2C 2D 2S 4C"), False),
                 ([_c("5H 6H 7H")], _c("8H 9H"), False), ([_c("5H 6H 7H")], _c("8H 9H"), True),
-                ([_c("5H 6H 7H")], _c("8H 8C 8D 2S"), False),
+                ([_c("5H 6H 7H")], _c("8H 8C 8D"), False),
                 ([_c("4C 4D 4H 4S")], _c("3C 5C 6C"), False)),
         generate=_gen_lay_off, reference=_lay_off_reference, judge=lambda a, e, g:
         _want_int(e, g), size=lambda args: sum(map(len, args[0])) + len(args[1]),
