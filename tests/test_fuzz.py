@@ -396,6 +396,13 @@ def test_random_illegal_actions_are_rejected_and_change_nothing() -> None:
             if hand.is_over:
                 assert not result_problems(hand), (seed, result_problems(hand))
                 break
+        # Once the hand is over, nothing at all is accepted.
+        over = bf.hand_state(hand)
+        for _try in range(10):
+            junk = random_action(rng, hand)
+            with pytest.raises(IllegalActionError):
+                hand.apply(junk)  # type: ignore[arg-type]
+            assert bf.hand_state(hand) == over
     assert rejected > 10_000 and accepted > 100, (rejected, accepted)
 
 

@@ -342,6 +342,16 @@ def test_match_json_round_trips_between_hands() -> None:
     assert bf.match_state(Match.from_json(match.to_json())) == bf.match_state(match)
 
 
+def test_an_illegal_action_leaves_the_match_as_it_was() -> None:
+    match = Match.new(PLAYERS, seed=10)
+    match.play({p: greedy_bot for p in PLAYERS}, max_hands=1)
+    before = bf.match_state(match)
+    for junk in ["draw stock", "discard AS", "knock 7H", "", "big gin", "take 7H"]:
+        with pytest.raises(IllegalActionError):
+            match.apply(junk)
+        assert bf.match_state(match) == before
+
+
 def test_a_record_that_is_not_a_match_is_rejected() -> None:
     with pytest.raises(ValueError):
         Match.from_json(json.dumps({"format": 999}))

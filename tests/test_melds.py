@@ -195,6 +195,12 @@ def test_best_melds_agrees_with_brute_force_on_clustered_hands() -> None:
     _check_against_bruteforce(CLUSTERED_HANDS)
 
 
+def test_best_melds_is_exact_for_more_than_eleven_cards() -> None:
+    # The docstring promises exactness for any number of cards.
+    _check_against_bruteforce(_random_hands(4, 300, range(12, 21), full_deck()))
+    _check_against_bruteforce(_random_hands(5, 60, range(12, 15), DENSE_DECK))
+
+
 def test_all_melds_agrees_with_brute_force() -> None:
     for hand in RANDOM_HANDS[:500] + DENSE_HANDS[:100]:
         engine = [frozenset(bf.key(c) for c in m.cards) for m in all_melds(hand)]
