@@ -8,11 +8,11 @@ disjoint melds by recursion; for layoffs, try every sequence of single-card layo
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations, pairwise
 
-from box_gin.cards import Card
+from box_gin.cards import Card, full_deck, parse_cards
 from box_gin.hand import Hand, Role
 from box_gin.match import Match
 
@@ -188,3 +188,30 @@ def match_state(match: Match) -> tuple[object, ...]:
         match.history, match.hand_seed, hand_state(match.hand), match._rng.getstate(),
         match.is_over, match.winner, match.to_play,
     )
+
+
+# ---------------------------------------------------------------------------------------
+# Stacking the deck (the ``deal`` fixture of conftest.py uses this).
+
+#: The ``deal`` fixture: ``deal(captain, box, upcard, stock="", rules=STANDARD)``.
+Dealer = Callable[..., Hand]
+
+
+def stacked_deck(captain: str, box: str, upcard: str, stock: str = "") -> tuple[Card, ...]:
+    """A 52-card deck in the order the engine deals it (RULES.md, "The deal"): the
+    captain's 10 cards at positions 0, 2, .. 18, the box's at 1, 3, .. 19, the upcard at
+    20, then the stock from the top (``stock`` first, the unused cards after it)."""
+    c, b = parse_cards(captain), parse_cards(box)
+    up = parse_cards(upcard)
+    top = [Card.parse(word) for word in stock.split()]   # in the order given, not sorted
+    assert len(c) == 10 and len(b) == 10 and len(up) == 1, "10 + 10 cards and one upcard"
+    named = [*c, *b, *up, *top]
+    assert len(set(named)) == len(named), "a card named twice"
+    rest = [card for card in full_deck() if card not in set(named)]
+    dealt: list[Card] = []
+    for cap_card, box_card in zip(c, b, strict=True):
+        dealt += [cap_card, box_card]
+    return (*dealt, *up, *top, *rest)
+
+
+Dealer = Callable[..., Hand]

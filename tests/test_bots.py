@@ -6,7 +6,7 @@ import random
 
 import bruteforce as bf
 import pytest
-from conftest import Dealer
+from bruteforce import Dealer
 
 from box_gin import (
     Action,
