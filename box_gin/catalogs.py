@@ -9,6 +9,7 @@ new entries in ``box_gin/locale/<lang>/LC_MESSAGES/box_gin.po``;
 from __future__ import annotations
 
 import argparse
+import datetime
 import string
 import sys
 from pathlib import Path
@@ -20,12 +21,16 @@ from babel.messages.pofile import read_po, write_po
 from .i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 
 PACKAGE = Path(__file__).resolve().parent
-KEYWORDS = {"_": None, "ngettext": (1, 2)}
+# Catalog headers carry a fixed date, so that updating them changes only messages.
+STABLE_DATE = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
+KEYWORDS = {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 
 
 def extract() -> Catalog:
     """Every message of the package's source, as a template catalog."""
-    template = Catalog(project="box-gin", domain=DOMAIN, fuzzy=False)
+    template = Catalog(project="box-gin", version="0.1", domain=DOMAIN, fuzzy=False,
+                       copyright_holder="box-gin developers", creation_date=STABLE_DATE,
+                       revision_date=STABLE_DATE, msgid_bugs_address="-")
     for filename, lineno, message, comments, context in extract_from_dir(
         str(PACKAGE), method_map=[("**.py", "python")], keywords=KEYWORDS,
         comment_tags=("TRANSLATORS:",),
@@ -67,6 +72,11 @@ def update() -> None:
     for lang in LANGUAGES[1:]:
         catalog = read(lang)
         catalog.update(template, no_fuzzy_matching=True)
+        catalog.project, catalog.version = "box-gin", "0.1"
+        catalog.copyright_holder, catalog.msgid_bugs_address = "box-gin developers", "-"
+        catalog.creation_date = catalog.revision_date = STABLE_DATE
+        catalog.last_translator = "box-gin developers"
+        catalog.language_team = f"{lang} <->"
         write(lang, catalog)
 
 
@@ -92,12 +102,12 @@ def problems(lang: str, template: Catalog | None = None) -> list[str]:
     template = template or extract()
     catalog = read(lang)
     out = []
-    wanted = {m.id if isinstance(m.id, str) else m.id[0] for m in template if m.id}
+    wanted = {(m.id if isinstance(m.id, str) else m.id[0], m.context) for m in template if m.id}
     for message in template:
         if not message.id:
             continue
         key = message.id if isinstance(message.id, str) else message.id[0]
-        found = catalog.get(message.id)
+        found = catalog.get(message.id, context=message.context)
         if found is None:
             out.append(f"{lang}: missing: {key!r}")
             continue
@@ -119,7 +129,7 @@ def problems(lang: str, template: Catalog | None = None) -> list[str]:
                 out.append(f"{lang}: placeholders changed in {key!r}: {text!r}")
     for message in catalog:
         key = message.id if isinstance(message.id, str) else (message.id or [""])[0]
-        if message.id and key not in wanted:
+        if message.id and (key, message.context) not in wanted:
             out.append(f"{lang}: obsolete (no longer in the source): {key!r}")
     return out
 

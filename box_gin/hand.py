@@ -27,7 +27,7 @@ from enum import StrEnum
 from .actions import DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, ActionKind, discard, knock
 from .cards import BY_INDEX, Card, CardsLike, Suit, format_cards, full_deck
 from .errors import IllegalActionError, InvalidCardError
-from .i18n import _
+from .i18n import _, pgettext
 from .knocking import DiscardAnalysis, best_discards
 from .layoffs import LayoffResult, lay_off
 from .melds import Arrangement, _deadwood_after_discards, _mask_of, best_melds, min_deadwood_mask
@@ -82,10 +82,10 @@ class Phase(StrEnum):
     def label(self) -> str:
         """The phase's name in the language in use."""
         return {
-            Phase.UPCARD_OFFER: _("upcard offer"),
-            Phase.DRAW: _("draw"),
-            Phase.DISCARD: _("discard"),
-            Phase.OVER: _("hand over"),
+            Phase.UPCARD_OFFER: pgettext("phase", "upcard offer"),
+            Phase.DRAW: pgettext("phase", "draw"),
+            Phase.DISCARD: pgettext("phase", "discard"),
+            Phase.OVER: pgettext("phase", "hand over"),
         }[self]
 
 

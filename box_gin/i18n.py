@@ -120,3 +120,9 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """Translate a message whose form depends on the count ``n``."""
     return _current().ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """Translate ``message`` in a context, where one English word has two meanings
+    (``pgettext("phase", "discard")`` is a stage of the turn, not the verb)."""
+    return _current().pgettext(context, message)
