@@ -371,16 +371,16 @@ def test_random_illegal_actions_are_rejected_and_change_nothing() -> None:
                     parsed = Action.parse(junk)  # type: ignore[arg-type]
                 except IllegalActionError:
                     parsed = None
+                legal = parsed is not None and legal_by_the_rules(hand, parsed, taken)
                 try:
                     hand.apply(junk)  # type: ignore[arg-type]
                 except IllegalActionError:
                     rejected += 1
                     assert bf.hand_state(hand) == before, f"seed {seed}: {junk!r} changed it"
-                    assert parsed is None or not legal_by_the_rules(hand, parsed, taken), (
-                        f"seed {seed}: legal {junk!r} rejected")
+                    assert not legal, f"seed {seed}: legal {junk!r} rejected"
                     continue
                 accepted += 1
-                assert parsed is not None, f"seed {seed}: {junk!r} accepted"
+                assert legal, f"seed {seed}: illegal {junk!r} accepted"
                 assert bf.conservation_problem(hand) is None
                 taken = _taken_after(parsed, top, taken)
                 if hand.is_over:
