@@ -41,8 +41,10 @@ lint: $(VENV)/.stamp-test
 typecheck: $(VENV)/.stamp-test
 	$(BIN)/mypy --strict box_gin
 
+NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+
 pytest: $(VENV)/.stamp-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(NBVAL)
 
 test: lint typecheck pytest
 

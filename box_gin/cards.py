@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TypeAlias
 
@@ -63,7 +63,7 @@ _CARD_RE = re.compile(r"^(10|[2-9TJQKA])(.)$", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\s,;]+")
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One playing card, ordered by rank (ace low) then suit.
 
@@ -73,6 +73,11 @@ class Card:
 
     rank: int
     suit: Suit
+    #: A number from 0 to 51, unique to the card: ``suit * 13 + rank - 1``.
+    index: int = field(init=False, repr=False)
+    #: The card's bit in a 52-bit hand mask: ``1 << index``.
+    bit: int = field(init=False, repr=False)
+    _order: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not (isinstance(self.rank, int) and 1 <= self.rank <= 13):
@@ -90,6 +95,39 @@ class Card:
                         suit=self.suit
                     )
                 ) from None
+        index = self.suit * 13 + self.rank - 1
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "bit", 1 << index)
+        object.__setattr__(self, "_order", self.rank * 4 + self.suit)
+
+    # Comparisons by precomputed numbers: cards are compared and hashed in hot loops.
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self._order == other._order
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __lt__(self, other: Card) -> bool:
+        if isinstance(other, Card):
+            return self._order < other._order
+        return NotImplemented
+
+    def __le__(self, other: Card) -> bool:
+        if isinstance(other, Card):
+            return self._order <= other._order
+        return NotImplemented
+
+    def __gt__(self, other: Card) -> bool:
+        if isinstance(other, Card):
+            return self._order > other._order
+        return NotImplemented
+
+    def __ge__(self, other: Card) -> bool:
+        if isinstance(other, Card):
+            return self._order >= other._order
+        return NotImplemented
 
     @staticmethod
     def parse(text: str) -> Card:
@@ -102,16 +140,6 @@ class Card:
                   " as in '7H')").format(text=text)
             )
         return CARDS[(suit, _RANK_OF[match.group(1).upper()])]
-
-    @property
-    def index(self) -> int:
-        """A number from 0 to 51, unique to the card: ``suit * 13 + rank - 1``."""
-        return self.suit * 13 + self.rank - 1
-
-    @property
-    def bit(self) -> int:
-        """The card's bit in a 52-bit hand mask."""
-        return 1 << (self.suit * 13 + self.rank - 1)
 
     @property
     def value(self) -> int:

@@ -358,17 +358,66 @@ def _deadwood_after_discards(mask: int) -> list[tuple[int, int]]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
 class Arrangement:
-    """Cards laid out as melds plus deadwood (the cards in no meld)."""
+    """Cards laid out as melds plus deadwood (the cards in no meld).
 
-    melds: tuple[Meld, ...]
-    deadwood: tuple[Card, ...]
+    Immutable.  An arrangement found by :func:`best_melds` knows its deadwood value at
+    once and builds its melds and deadwood cards the first time they are read, so code
+    that needs only the value (bots, simulations) never pays for them.
+    """
+
+    __slots__ = ("_deadwood", "_lazy", "_melds", "_value")
+    _melds: tuple[Meld, ...] | None
+    _deadwood: tuple[Card, ...] | None
+    _value: int
+    _lazy: tuple[int, list[tuple[int, int]], int] | None
+
+    def __init__(self, melds: tuple[Meld, ...], deadwood: tuple[Card, ...]) -> None:
+        object.__setattr__(self, "_melds", tuple(melds))
+        object.__setattr__(self, "_deadwood", tuple(deadwood))
+        object.__setattr__(self, "_value", sum(c.value for c in deadwood))
+        object.__setattr__(self, "_lazy", None)
+
+    @classmethod
+    def _found(cls, mask: int, choice: list[tuple[int, int]], melded: int) -> Arrangement:
+        """The arrangement of a hand mask given its choice of sets and its melded mask."""
+        self = object.__new__(cls)
+        dead = mask & ~melded
+        value = PATTERN_VALUE[dead & SUIT_BITS] + PATTERN_VALUE[(dead >> 13) & SUIT_BITS] \
+            + PATTERN_VALUE[(dead >> 26) & SUIT_BITS] + PATTERN_VALUE[dead >> 39]
+        object.__setattr__(self, "_melds", None)
+        object.__setattr__(self, "_deadwood", None)
+        object.__setattr__(self, "_value", value)
+        object.__setattr__(self, "_lazy", (mask, choice, melded))
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Arrangement is immutable: cannot set {name!r}")
+
+    @property
+    def melds(self) -> tuple[Meld, ...]:
+        """The melds, by lowest rank, sets before runs."""
+        if self._melds is None:
+            assert self._lazy is not None
+            mask, choice, _melded = self._lazy
+            object.__setattr__(self, "_melds", _melds_of(mask, choice))
+        assert self._melds is not None
+        return self._melds
+
+    @property
+    def deadwood(self) -> tuple[Card, ...]:
+        """The cards in no meld, sorted."""
+        if self._deadwood is None:
+            assert self._lazy is not None
+            mask, _choice, melded = self._lazy
+            object.__setattr__(self, "_deadwood", _sorted_cards(mask & ~melded))
+        assert self._deadwood is not None
+        return self._deadwood
 
     @property
     def deadwood_value(self) -> int:
         """The total value of the deadwood cards."""
-        return sum(c.value for c in self.deadwood)
+        return self._value
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -378,7 +427,18 @@ class Arrangement:
     @property
     def is_gin(self) -> bool:
         """Whether no card is left as deadwood."""
-        return not self.deadwood
+        return self._value == 0 and not self.deadwood
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Arrangement):
+            return (self.melds, self.deadwood) == (other.melds, other.deadwood)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.melds, self.deadwood))
+
+    def __repr__(self) -> str:
+        return f"Arrangement(melds={self.melds!r}, deadwood={self.deadwood!r})"
 
     def __str__(self) -> str:
         melds = " ".join(f"[{m}]" for m in self.melds)
@@ -518,29 +578,54 @@ def best_melds(cards: CardsLike) -> Arrangement:
     >>> best_melds("TC TD TH JH QH").deadwood   # a tie at 20: keep the lower cards
     (TC, TD)
     """
-    return Arrangement(*_best_of_mask(_mask_of(cards)))
+    return _best_of_mask(_mask_of(cards))
 
 
-def _best_of_mask(mask: int) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
+def _best_of_mask(mask: int) -> Arrangement:
+    dead = RUN_DEADWOOD
     s0, s1, s2, s3 = (mask & SUIT_BITS, (mask >> 13) & SUIT_BITS, (mask >> 26) & SUIT_BITS,
                       (mask >> 39) & SUIT_BITS)
-    if not (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1)):  # no rank held 3 times: runs only
+    three = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    if not three:  # no rank held three times: runs only
         melded = RUN_MELDED[s0] | RUN_MELDED[s1] << 13 | RUN_MELDED[s2] << 26 \
             | RUN_MELDED[s3] << 39
-        return _melds_of(mask, []), _sorted_cards(mask & ~melded)
-    choices, _total = _choices(mask)
-    best: list[tuple[int, list[tuple[int, int]]]] = []
-    best_value = -1
-    for choice in choices:
-        value, melded = _melded_value(mask, choice)
-        if value > best_value:
-            best_value, best = value, [(melded, choice)]
+        return Arrangement._found(mask, [], melded)
+    best: list[int] = []
+    best_value = 1 << 30
+    for removed in _set_removals(mask, three):
+        m = mask ^ removed
+        value = dead[m & SUIT_BITS] + dead[(m >> 13) & SUIT_BITS] + \
+            dead[(m >> 26) & SUIT_BITS] + dead[(m >> 39) & SUIT_BITS]
+        if value < best_value:
+            best_value, best = value, [removed]
         elif value == best_value:
-            best.append((melded, choice))
-    melded, choice = best[0] if len(best) == 1 else min(
-        best, key=lambda mc: _tie_key(mask, mc[0], mc[1])
+            best.append(removed)
+    candidates = [(_melded_after_sets(mask, removed), _choice_of(removed)) for removed in best]
+    melded, choice = candidates[0] if len(candidates) == 1 else min(
+        candidates, key=lambda mc: _tie_key(mask, mc[0], mc[1])
     )
-    return _melds_of(mask, choice), _sorted_cards(mask & ~melded)
+    return Arrangement._found(mask, choice, melded)
+
+
+def _melded_after_sets(mask: int, removed: int) -> int:
+    """The melded cards: the sets' cards plus the runs of what is left."""
+    m = mask ^ removed
+    return removed | RUN_MELDED[m & SUIT_BITS] | RUN_MELDED[(m >> 13) & SUIT_BITS] << 13 \
+        | RUN_MELDED[(m >> 26) & SUIT_BITS] << 26 | RUN_MELDED[(m >> 39) & SUIT_BITS] << 39
+
+
+def _choice_of(removed: int) -> list[tuple[int, int]]:
+    """The sets a removal mask stands for, as (rank index, 4-bit suit mask) pairs."""
+    ranks = (removed | removed >> 13 | removed >> 26 | removed >> 39) & SUIT_BITS
+    out = []
+    while ranks:
+        low = ranks & -ranks
+        r = low.bit_length() - 1
+        sm = (removed >> r & 1) | (removed >> (13 + r) & 1) << 1 \
+            | (removed >> (26 + r) & 1) << 2 | (removed >> (39 + r) & 1) << 3
+        out.append((r, sm))
+        ranks ^= low
+    return out
 
 
 def deadwood(cards: CardsLike) -> int:
