@@ -132,7 +132,9 @@ class Card:
     @staticmethod
     def parse(text: str) -> Card:
         """The card named by ``text``, such as ``"7H"``, ``"10s"`` or ``"Q♦"``."""
-        match = _CARD_RE.match(text.strip()) if isinstance(text, str) else None
+        # U+FE0F asks for an emoji suit (7♥️): the same card.
+        match = _CARD_RE.match(text.strip().replace("\ufe0f", "")) \
+            if isinstance(text, str) else None
         suit = _SUIT_OF.get(match.group(2).upper()) if match else None
         if match is None or suit is None:
             raise InvalidCardError(

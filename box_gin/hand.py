@@ -230,6 +230,9 @@ class Hand:
     must_draw_stock: bool = False
     seen: dict[Role, set[Card]] = field(default_factory=dict)
     history: list[tuple[Role, Action]] = field(default_factory=list)
+    # The history as the seats see it (a card drawn from the stock stays hidden), kept
+    # as the hand goes so that a view costs the same at any point of the hand.
+    _public: list[tuple[Role, str]] = field(default_factory=list, repr=False)
     result: HandResult | None = None
 
     # -- making a hand ------------------------------------------------------------------
@@ -334,10 +337,6 @@ class Hand:
         role = Role(role)
         seat = Role.CAPTAIN if role is Role.SITTER else role
         other = seat.opponent
-        history = tuple(
-            (r, "draw stock" if a.kind is ActionKind.DRAW_STOCK else str(a))
-            for r, a in self.history
-        )
         return SeatView(
             role=role,
             phase=self.phase,
@@ -351,7 +350,7 @@ class Hand:
             rules=self.rules,
             legal_actions=tuple(self.legal_actions()) if self.to_play is seat else (),
             taken_card=self.taken_card if self.to_play is seat else None,
-            history=history,
+            history=tuple(self._public),
             result=self.result,
         )
 
@@ -386,6 +385,7 @@ class Hand:
         else:
             self._go_out(player, act)
         self.history.append((player, act))
+        self._public.append((player, "draw stock" if kind is ActionKind.DRAW_STOCK else str(act)))
 
     def _take_from_discard(self, player: Role) -> None:
         card = self.discard_pile.pop()

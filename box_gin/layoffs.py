@@ -104,6 +104,14 @@ def lay_off(knocker_melds: Iterable[Meld], defender_cards: CardsLike, gin: bool 
         if not isinstance(meld, Meld):
             raise InvalidCardError(_("not a meld: {value!r}").format(value=meld))
     cards = to_cards(defender_cards)
+    shown: set[Card] = set()
+    for meld in melds:
+        twice = shown & set(meld.cards)
+        if twice:
+            raise InvalidCardError(
+                _("{cards} are in two of the knocker's melds: a card belongs to at most "
+                  "one meld").format(cards=format_cards(sorted(twice))))
+        shown |= set(meld.cards)
     clash = set(cards) & {c for m in melds for c in m.cards}
     if clash:
         raise InvalidCardError(

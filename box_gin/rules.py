@@ -63,7 +63,16 @@ class Rules:
                     _("rule {name} must be a whole number of 0 or more, not {value!r}").format(
                         name=name, value=value)
                 )
-        if not isinstance(self.target, int) or self.target < 1:
+        for name in ("may_discard_taken_card", "big_gin", "oklahoma", "oklahoma_spades_double",
+                     "classic_bonuses", "shutout_doubles", "hollywood"):
+            value = getattr(self, name)
+            if not isinstance(value, bool):
+                raise ValueError(
+                    _("rule {name} is on or off (True or False), not {value!r}").format(
+                        name=name, value=value)
+                )
+        if not isinstance(self.target, int) or isinstance(self.target, bool) \
+                or self.target < 1:
             raise ValueError(
                 _("rule target must be a whole number of 1 or more, not {value!r}").format(
                     value=self.target)

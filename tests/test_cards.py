@@ -158,3 +158,7 @@ def test_suits_are_letters_and_symbols() -> None:
     assert [s.letter for s in Suit] == ["C", "D", "H", "S"]
     assert [s.symbol for s in Suit] == ["♣", "♦", "♥", "♠"]
     assert [s.is_red for s in Suit] == [False, True, True, False]
+
+
+def test_emoji_suits_with_the_variation_selector_are_read() -> None:
+    assert parse_cards("7\u2665\ufe0f A\u2660\ufe0f") == parse_cards("7H AS")

@@ -165,3 +165,8 @@ def test_lay_off_agrees_with_brute_force() -> None:
         gin = lay_off(knocker, defender, gin=True)
         assert gin.layoffs == () and gin.deadwood_value == bf.min_deadwood(defender)
     assert laid_somewhere > 300    # the cases really exercise layoffs
+
+
+def test_knocker_melds_that_share_a_card_are_refused() -> None:
+    with pytest.raises(InvalidCardError, match="7H"):
+        lay_off([Meld("5H 6H 7H"), Meld("7H 7S 7D")], "KD")

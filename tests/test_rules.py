@@ -67,3 +67,10 @@ def test_bad_option_values_are_rejected(changes: dict[str, object]) -> None:
 def test_replace_changes_one_option_and_keeps_the_rest() -> None:
     r = Rules(gin_bonus=20).replace(target=150)
     assert (r.gin_bonus, r.target, r.knock_limit) == (20, 150, 10)
+
+
+@pytest.mark.parametrize("change", [{"target": True}, {"hollywood": 1}, {"big_gin": "yes"},
+                                    {"knock_limit": False}])
+def test_options_of_the_wrong_type_are_refused(change: dict[str, object]) -> None:
+    with pytest.raises(ValueError, match=next(iter(change))):
+        Rules(**change)  # type: ignore[arg-type]
