@@ -50,6 +50,9 @@ class MeldExplorer(BoxGinWidget):
         self.hand_row = card_row([])
         suits = [card_row(self.deck_buttons[c] for c in full_deck()[13 * s:13 * s + 13])
                  for s in range(4)]
+        for row in suits:
+            row.add_class("bg-deck")
+        self.hand_row.add_class("bg-explorer-hand")
         self.deck_label = w.HTML()
         self.hand_label = w.HTML()
         self.best_readout = readout("bg-best-readout")

@@ -8,9 +8,10 @@ so their kernels die too.
 
 from __future__ import annotations
 
+import contextlib
 import json
-import re
 import os
+import re
 import shutil
 import signal
 import socket
@@ -48,6 +49,19 @@ def find_chromium() -> str | None:
 
 
 CHROMIUM = find_chromium()
+
+
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+    """With ``-p no:nbval`` (nbval slows every start), accept the nbval options that the
+    project's ``addopts`` passes anyway, and ignore them."""
+    if not pluginmanager.is_blocked("nbval"):
+        return
+    group = parser.getgroup("nbval (disabled)")
+    group.addoption("--nbval", action="store_true", help="ignored: nbval is disabled")
+    group.addoption("--nbval-lax", action="store_true", help="ignored: nbval is disabled")
+    group.addoption("--nbval-current-env", action="store_true",
+                    help="ignored: nbval is disabled")
+    group.addoption("--nbval-sanitize-with", help="ignored: nbval is disabled")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -109,10 +123,8 @@ class Server:
                 os.killpg(self.proc.pid, signal.SIGTERM)
                 self.proc.wait(10)
             except (ProcessLookupError, subprocess.TimeoutExpired):
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.killpg(self.proc.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
 
 
 def server_env(extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -193,6 +205,29 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+#: The height of the page's content, even when it scrolls inside an element (Voila's lab
+#: template scrolls its body inside a container, which ``full_page`` does not see).
+CONTENT_HEIGHT_JS = """() => Math.max(document.documentElement.scrollHeight,
+  ...[...document.querySelectorAll('body *')].filter(e => {
+    const o = getComputedStyle(e).overflowY; return o === 'auto' || o === 'scroll';
+  }).map(e => e.scrollHeight + e.getBoundingClientRect().top))"""
+
+
+def grow_to_content(pg: Any, limit: int = 5000) -> None:
+    """Make the viewport as tall as the content (up to ``limit``), for a whole screenshot.
+    Not for JupyterLab, whose panels fill the window whatever its height."""
+    if "/lab" in pg.url:
+        return
+    try:
+        height = int(pg.evaluate(CONTENT_HEIGHT_JS))
+    except Exception:  # a screenshot of the viewport is still worth having
+        return
+    size = pg.viewport_size or {"width": 1280, "height": 900}
+    if height > size["height"]:
+        pg.set_viewport_size({"width": size["width"], "height": min(height + 20, limit)})
+        pg.wait_for_timeout(100)
+
+
 @pytest.fixture
 def page(browser: Any, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
     """A fresh page that records console errors and page errors; the test fails on any,
@@ -220,6 +255,7 @@ def page(browser: Any, request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
     yield pg
     SCREENSHOTS.mkdir(exist_ok=True)
     try:
+        grow_to_content(pg)
         pg.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=True)
     finally:
         context.close()
