@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .i18n import _, set_language
+from .i18n import _, ngettext, set_language
 
 if TYPE_CHECKING:
     from .checker.sandbox import Limits
@@ -124,8 +124,10 @@ def _check(args: argparse.Namespace) -> int:
         else:
             todo.append(s)
     if len(subs) > len(todo):
-        err.print(_("{n} unchanged submission(s) taken from the last run").format(
-            n=len(subs) - len(todo)))
+        kept = len(subs) - len(todo)
+        err.print(ngettext("{n} unchanged submission taken from the last run",
+                           "{n} unchanged submissions taken from the last run", kept).format(
+            n=kept))
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   console=err, transient=True, disable=args.quiet or len(todo) < 2) as bar:
         task = bar.add_task(_("grading"), total=len(todo))

@@ -11,7 +11,7 @@ import html
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from .i18n import _, is_rtl, ngettext
+from .i18n import _, is_rtl, ngettext, pgettext
 
 if TYPE_CHECKING:
     from .cards import Card
@@ -122,7 +122,8 @@ def discard_analysis_html(analysis: DiscardAnalysis) -> str:
         f"{' ★' if c in analysis.best else ''}</td></tr>"
         for c, d in sorted(analysis.deadwood_after.items(), key=lambda kv: (kv[1], kv[0]))
     )
-    head = html.escape(_("Discard")) + "</th><th>" + html.escape(_("Deadwood left"))
+    head = html.escape(pgettext("column", "Discard")) + "</th><th>" + html.escape(
+        _("Deadwood left"))
     return f"{STYLE}<table class=\"bg-discards\"{_dir()}><tr><th>{head}</th></tr>{rows}</table>"
 
 
@@ -150,10 +151,11 @@ def view_html(view: SeatView) -> str:
     info = _("{role} · stock: {stock} · phase: {phase}").format(
         role=view.role.label, stock=view.stock_size, phase=view.phase.label)
     pile = card_html(top) if top else "–"
+    pile_label = html.escape(_("Discard pile:"))
     return (
         f'{STYLE}<div class="bg-view"{_dir()}>{_readout(info, "bg-info")}'
         f'<div class="bg-cards">{"".join(card_html(c) for c in view.hand)}</div>'
-        f'<div class="bg-readout bg-pile">{html.escape(_("Discard pile:"))} {pile}</div></div>'
+        f'<div class="bg-readout bg-pile">{pile_label} {pile}</div></div>'
     )
 
 
@@ -240,7 +242,8 @@ def cut_html(cuts: Iterable[CutRound]) -> str:
         cells = "".join(
             f'<td>{html.escape(name)}</td><td>{card_html(card)}</td>' for name, card in cut.cards
         )
-        rows.append(f"<tr><th>{html.escape(_('Cut {n}').format(n=number))}</th>{cells}</tr>")
+        label = html.escape(_("Cut {n}").format(n=number))
+        rows.append(f"<tr><th>{label}</th>{cells}</tr>")
     return f'<table class="bg-cut"{_dir()}>' + "".join(rows) + "</table>"
 
 
@@ -257,8 +260,9 @@ def deal_html(hand: Hand, roles: Mapping[Role, str] | None = None) -> str:
         rows.append(f'<div class="bg-cards bg-hand-{role.value}">'
                     + "".join(card_html(c) for c in hand.cards(role)) + "</div>")
     stock = ngettext("{n} card in the stock", "{n} cards in the stock", hand.stock_size)
+    upcard_label = html.escape(_("Upcard:"))
     rows.append(
-        f'<div class="bg-readout bg-upcard">{html.escape(_("Upcard:"))} '
+        f'<div class="bg-readout bg-upcard">{upcard_label} '
         f'{card_html(hand.upcard)}</div>'
         f'<div class="bg-readout bg-stock">{back_html(1)} '
         f'{html.escape(stock.format(n=hand.stock_size))}</div>'
@@ -292,7 +296,7 @@ def score_breakdown(result: HandResult, rules: Rules) -> str:
         text = _("Knock: the knocker's {k} is less than the defender's {d}, so the knocker "
                  "scores {d} − {k} = {points}").format(k=k, d=d, points=result.points)
     if result.doubled:
-        text += " " + _("(doubled: a spade upcard)")
+        text += " " + _("The score is doubled: the first upcard was a spade.")
     return text
 
 

@@ -27,7 +27,7 @@ from enum import StrEnum
 from .actions import DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, ActionKind, discard, knock
 from .cards import BY_INDEX, Card, CardsLike, Suit, format_cards, full_deck
 from .errors import IllegalActionError, InvalidCardError
-from .i18n import _, pgettext
+from .i18n import _, ngettext, pgettext
 from .knocking import DiscardAnalysis, best_discards
 from .layoffs import LayoffResult, lay_off
 from .melds import Arrangement, _deadwood_after_discards, _mask_of, best_melds, min_deadwood_mask
@@ -105,11 +105,11 @@ class Outcome(StrEnum):
     def label(self) -> str:
         """The outcome's name in the language in use."""
         return {
-            Outcome.KNOCK: _("knock"),
-            Outcome.GIN: _("gin"),
-            Outcome.BIG_GIN: _("big gin"),
-            Outcome.UNDERCUT: _("undercut"),
-            Outcome.DRAWN: _("drawn hand"),
+            Outcome.KNOCK: pgettext("outcome", "knock"),
+            Outcome.GIN: pgettext("outcome", "gin"),
+            Outcome.BIG_GIN: pgettext("outcome", "big gin"),
+            Outcome.UNDERCUT: pgettext("outcome", "undercut"),
+            Outcome.DRAWN: pgettext("outcome", "drawn hand"),
         }[self]
 
 
@@ -147,7 +147,9 @@ class HandResult:
         """One line for people, in the language in use."""
         if self.outcome is Outcome.DRAWN or self.winner is None:
             return _("Drawn hand: nobody scores; the box deals again.")
-        return _("{outcome}: the {winner} scores {points}.").format(
+        # TRANSLATORS: {outcome} is knock, gin, big gin or undercut; {winner} a role.
+        return ngettext("{outcome}: the {winner} scores {points} point.",
+                        "{outcome}: the {winner} scores {points} points.", self.points).format(
             outcome=self.outcome.label.capitalize(), winner=self.winner.label,
             points=self.points)
 
@@ -465,7 +467,9 @@ class Hand:
         if kind is ActionKind.BIG_GIN:
             if not self.rules.big_gin:
                 raise self._illegal(act, _("big gin is not played under these rules"))
-            self._check_layout(act, held, 0, _("big gin needs all 11 cards in melds"))
+            self._check_layout(act, held, 0, _(
+                "big gin needs all 11 cards in melds, and this lay-out leaves {value} "
+                "({cards})"))
             return
         card = act.card
         assert card is not None
@@ -476,11 +480,12 @@ class Hand:
             raise self._illegal(act, _("{card} was just taken from the discard pile and may "
                                        "not be thrown back this turn").format(card=card))
         if kind is ActionKind.KNOCK:
-            self._check_layout(act, held - {card}, self.knock_limit,
-                               _("a knock leaves at most {limit} deadwood").format(
-                                   limit=self.knock_limit))
+            self._check_layout(act, held - {card}, self.knock_limit, _(
+                "a knock leaves at most {limit} deadwood, and this lay-out leaves {value} "
+                "({cards})"))
 
-    def _check_layout(self, act: Action, cards: set[Card], limit: int, rule: str) -> None:
+    def _check_layout(self, act: Action, cards: set[Card], limit: int, message: str) -> None:
+        """Refuse a lay-out over ``limit``, with ``message`` (fields: limit, value, cards)."""
         if act.melds is not None:
             try:
                 layout = Arrangement.of(cards, act.melds)
@@ -490,9 +495,8 @@ class Hand:
         else:
             value = min_deadwood_mask(_mask_of(cards))  # best_melds' deadwood, faster
         if value > limit:
-            raise self._illegal(act, _("{rule}, and this lay-out leaves {value} ({cards})")
-                                .format(rule=rule, value=value,
-                                        cards=format_cards(self._layout(cards, act).deadwood)))
+            raise self._illegal(act, message.format(
+                limit=limit, value=value, cards=format_cards(self._layout(cards, act).deadwood)))
 
     def _role_label(self) -> str:
         return self.to_play.label if self.to_play else ""

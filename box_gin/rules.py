@@ -14,7 +14,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from .i18n import _
+from .i18n import _, ngettext
 
 #: The hand is drawn when a player discards without knocking and only this many cards
 #: remain in the stock (a fixed rule, not an option).
@@ -93,7 +93,8 @@ class Rules:
         unknown = set(data) - names
         if unknown:
             raise ValueError(
-                _("unknown rule option(s): {names}").format(names=", ".join(sorted(unknown)))
+                ngettext("unknown rule option: {names}", "unknown rule options: {names}",
+                         len(unknown)).format(names=", ".join(sorted(unknown)))
             )
         return Rules(**data)
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..i18n import _
+from ..i18n import ngettext
 from ..katas.core import Kata
 from ..katas.release import write_atomic
 from ..katas.specs import KATAS
@@ -45,7 +45,8 @@ def gradescope_json(result: StudentResult, katas: Sequence[Kata] = KATAS) -> str
                       "status": "passed" if entry["passed"] else "failed",
                       "output": entry["feedback"], "visibility": "visible"})
     data = {"score": result["score"], "max_score": result["max_score"], "tests": tests,
-            "output": _("{score} of {max} points").format(score=result["score"],
+            "output": ngettext("{score} of {max} point", "{score} of {max} points",
+                               result["max_score"]).format(score=result["score"],
                                                            max=result["max_score"])}
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 

@@ -246,14 +246,18 @@ def feedback_text(result: KataResult) -> str:
     kata = result.kata
     if result.passed:
         if result.hidden:
-            head = _("✔ {name}: passed {public} public and {more} hidden tests.").format(
+            # TRANSLATORS: {more} is the number of hidden tests; {public} of public ones.
+            return ngettext("✔ {name}: passed {public} public and {more} hidden test.",
+                            "✔ {name}: passed {public} public and {more} hidden tests.",
+                            result.more_tests).format(
                 name=kata.name, public=result.public_tests, more=result.more_tests)
-            return head
-        head = ngettext("✔ {name}: passed {public} public test,",
-                        "✔ {name}: passed {public} public tests,", result.public_tests).format(
+        head = ngettext(
+            "✔ {name}: passed {public} public test, and a search of random inputs found no "
+            "counterexample.",
+            "✔ {name}: passed {public} public tests, and a search of random inputs found no "
+            "counterexample.", result.public_tests).format(
             name=kata.name, public=result.public_tests)
-        tail = _("and a search of random inputs found no counterexample.")
-        return f"{head} {tail} {hidden_count_text(kata)}"
+        return f"{head} {hidden_count_text(kata)}"
     lines = [_("✘ {name}: not passed.").format(name=kata.name)]
     if result.note:
         lines.append("  " + result.note)

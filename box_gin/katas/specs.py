@@ -161,7 +161,8 @@ def _judge_deal(args: Args, expected: Any, got: Any) -> str | None:
     for role in ("captain", "box"):
         cards = cards_in(got[role])
         if cards is None or len(cards) != 10 or set(cards) != set(expected[role]):
-            return _("the {role}'s 10 cards are deck positions {positions}").format(
+            # TRANSLATORS: {role} is the dictionary key, 'captain' or 'box', kept in English.
+            return _("{role!r} should hold the 10 cards at deck positions {positions}").format(
                 role=role, positions="0, 2, ..., 18" if role == "captain" else "1, 3, ..., 19")
     if got["upcard"] != expected["upcard"]:
         return _("the upcard is the card at position 20 (a Card, not a list)")
@@ -207,7 +208,8 @@ def _judge_roles(args: Args, expected: Any, got: Any) -> str | None:
         return _("return a dict with the keys 'box', 'captain' and 'sitter'")
     wrong = [r for r in ROLES if got[r] != expected[r]]
     if wrong:
-        return _("the {role} is {name}").format(role=wrong[0], name=expected[wrong[0]])
+        # TRANSLATORS: {role} is a dictionary key ('box', 'captain', 'sitter'), in English.
+        return _("{role!r} should be {name!r}").format(role=wrong[0], name=expected[wrong[0]])
     return None
 
 
@@ -442,7 +444,8 @@ def _judge_score(args: Args, expected: Any, got: Any) -> str | None:
     if not isinstance(got, list | tuple) or len(got) != 2 or not _is_int(got[1]):
         return _("return a pair: ('knocker' or 'defender', points)")
     if tuple(got) != expected:
-        return _("the {side} scores {points}").format(side=expected[0], points=expected[1])
+        # TRANSLATORS: {side} is the value 'knocker' or 'defender', kept in English.
+        return _("expected ({side!r}, {points})").format(side=expected[0], points=expected[1])
     return None
 
 

@@ -70,11 +70,14 @@ class GameTable(BoxGinWidget):
 
     css_class = "bg-game-table"
 
-    def __init__(self, players: Sequence[str] = ("You", "Ada", "Ben"), human: str = "You",
+    def __init__(self, players: Sequence[str] | None = None, human: str | None = None,
                  bots: BotSpec | Mapping[str, BotSpec] = "greedy", seed: int | None = 1,
                  rules: Rules = STANDARD, chart: bool = True) -> None:
         super().__init__()
-        self.players = tuple(players)
+        you = _("You")
+        self.players = tuple(players) if players is not None else (you, "Ada", "Ben")
+        if human is None:
+            human = you if you in self.players else self.players[0]
         if human not in self.players:
             raise ValueError(_("{name!r} is not one of the players {players}").format(
                 name=human, players=", ".join(self.players)))
@@ -283,8 +286,9 @@ class GameTable(BoxGinWidget):
             top = view.top_discard
             stock = ngettext("{n} card in the stock", "{n} cards in the stock",
                              view.stock_size).format(n=view.stock_size)
+            pile_label = _esc(_("Discard pile:"))
             self.pile_readout.value = (
-                f'<div class="bg-readout bg-pile">{_esc(_("Discard pile:"))} '
+                f'<div class="bg-readout bg-pile">{pile_label} '
                 f'{card_html(top) if top else "–"}</div>'
                 f'<div class="bg-readout bg-stock">{back_html(1)} {_esc(stock)}</div>')
         else:
@@ -309,8 +313,8 @@ class GameTable(BoxGinWidget):
         if match.is_over:
             return _("Game over: {name} wins.").format(name=match.winner)
         if self.showing is not None:
-            return _("Hand {n} is over. {summary} Press Next hand.").format(
-                n=len(match.history), summary=self.showing.summary())
+            return _("Hand {n} is over. {summary} Press {button}.").format(
+                n=len(match.history), summary=self.showing.summary(), button=_("Next hand"))
         name = match.to_play
         role = match.role_of(name) if name else None
         n = len(match.history) + 1

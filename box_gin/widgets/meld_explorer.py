@@ -151,7 +151,8 @@ class MeldExplorer(BoxGinWidget):
         self.deck_label.value = text_html(_("Click cards to put them in the hand:"),
                                           "bg-label")
         self.hand_label.value = text_html(
-            _("Build your own: click cards of the hand, then Make meld."), "bg-label")
+            _("Build your own: click cards of the hand, then {button}.").format(
+                button=_("Make meld")), "bg-label")
         return {"deal": _("Deal"), "clear": _("Clear"), "make meld": _("Make meld"),
                 "undo meld": _("Undo meld")}
 

@@ -132,21 +132,26 @@ class ScoringWidget(BoxGinWidget):
             _("Step {n} of {total}").format(n=self.step + 1, total=self.steps), "bg-step-text")
         n_layoffs = len(defence.layoffs)
         if self.step == 0:
-            if result.outcome is Outcome.GIN or result.outcome is Outcome.BIG_GIN:
-                said = _("The {role} goes gin and lays out:")
+            gin = result.outcome in (Outcome.GIN, Outcome.BIG_GIN)
+            card = result.knock_card.label if result.knock_card is not None else ""
+            if gin and card:
+                said = _("The {role} goes gin, discarding the {card}, and lays out:")
+            elif gin:
+                said = _("The {role} goes gin with all eleven cards and lays out:")
             else:
-                said = _("The {role} knocks and lays out:")
-            text = said.format(role=knocker.label)
-            if result.knock_card is not None:
-                text += " " + _("(discarding the {card})").format(card=result.knock_card.label)
+                said = _("The {role} knocks, discarding the {card}, and lays out:")
+            text = said.format(role=knocker.label, card=card)
             body = arrangement_html(layout)
         elif self.step == 1:
             loose = tuple(sorted([*defence.deadwood, *(lo.card for lo in defence.layoffs)]))
-            text = _("The {role} lays out its own melds:").format(role=defender.label)
             if result.outcome in (Outcome.GIN, Outcome.BIG_GIN):
-                text += " " + _("after gin there are no layoffs.")
+                said = _("The {role} lays out its own melds. After gin there are no layoffs.")
             elif not n_layoffs:
-                text += " " + _("none of its cards fit the knocker's melds.")
+                said = _("The {role} lays out its own melds. None of its cards fit the "
+                         "knocker's melds.")
+            else:
+                said = _("The {role} lays out its own melds:")
+            text = said.format(role=defender.label)
             body = arrangement_html(Arrangement(defence.melds, loose))
         elif self.step < 2 + n_layoffs:
             done = defence.layoffs[: self.step - 1]
