@@ -129,6 +129,7 @@ class Action:
                 break
             return Action(kind, None, melds)
         raise IllegalActionError(
+            # TRANSLATORS: the quoted words are commands the engine reads: keep them in English.
             _("not an action: {text!r} (try 'take', 'pass', 'draw stock', 'draw discard', "
               "'discard 7H', 'knock 7H' or 'big gin')").format(text=text)
         )

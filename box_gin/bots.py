@@ -58,7 +58,7 @@ class Advice:
     reason: str
 
     def __str__(self) -> str:
-        return f"{self.action.label}: {self.reason}"
+        return _("{action}: {reason}").format(action=self.action.label, reason=self.reason)
 
 
 def _taking(view: SeatView, card: Card) -> tuple[DiscardAnalysis, bool]:

@@ -444,6 +444,7 @@ class Hand:
             raise self._illegal(act, _("the hand is over"))
         if phase is Phase.UPCARD_OFFER:
             if kind not in (ActionKind.TAKE, ActionKind.PASS):
+                # TRANSLATORS: 'take' and 'pass' are commands the engine reads: keep them.
                 raise self._illegal(act, _("the {role} is offered the upcard {card}: "
                                            "'take' or 'pass'").format(
                     role=self._role_label(), card=self.upcard))

@@ -20,7 +20,7 @@ from itertools import product
 
 from .cards import CARDS, Card, CardsLike, format_cards, to_cards
 from .errors import InvalidCardError
-from .i18n import _
+from .i18n import _, ngettext
 from .melds import Arrangement, Meld, best_melds
 
 
@@ -115,8 +115,9 @@ def lay_off(knocker_melds: Iterable[Meld], defender_cards: CardsLike, gin: bool 
     clash = set(cards) & {c for m in melds for c in m.cards}
     if clash:
         raise InvalidCardError(
-            _("{cards} are both in the knocker's melds and in the defender's hand").format(
-                cards=format_cards(sorted(clash)))
+            ngettext("{cards} is both in the knocker's melds and in the defender's hand",
+                     "{cards} are both in the knocker's melds and in the defender's hand",
+                     len(clash)).format(cards=format_cards(sorted(clash)))
         )
     if gin:
         a = best_melds(cards)
