@@ -326,6 +326,10 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait()
 
 
+def _interrupt(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def voila_command(notebook: Path, port: int) -> list[str]:
     """The command that serves ``notebook`` on localhost:``port``."""
     return [sys.executable, "-m", "voila", notebook.name, "--no-browser", f"--port={port}",
@@ -362,6 +366,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(_("Starting Voila on {url} ...").format(url=url), flush=True)
     proc = subprocess.Popen(voila_command(notebook, port), cwd=notebook.parent, env=env,
                             start_new_session=True)
+    # Ctrl-C, a hang-up or a plain kill: stop the server's whole group (it runs in its own
+    # session, so it would outlive us).  Set even where SIGINT was ignored (a background job).
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _interrupt)
     try:
         if not wait_until_ready(f"{url}voila/static/favicon.ico", proc, timeout=120):
             print(_("Voila did not start (exit status {code}).").format(code=proc.poll()),
