@@ -70,7 +70,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     skip = pytest.mark.skip(reason="no Chromium found: browser tests skipped "
                                    "(apt-get install chromium, or set BOX_GIN_CHROMIUM)")
     for item in items:
-        if "browser" in item.keywords:
+        if item.get_closest_marker("browser") is not None:
             item.add_marker(skip)
 
 
