@@ -106,3 +106,22 @@ def test_language_from_the_environment(env: dict[str, str], expected: str) -> No
     if expected == "id" and out == "en":
         pytest.skip("the id_ID locale is not installed on this machine")
     assert out == expected
+
+
+def test_no_translation_call_hides_inside_an_f_string() -> None:
+    """The extractor cannot see ``_()`` inside an f-string: such a message would never
+    reach the catalogs and would show in English in every language."""
+    import re
+    import tokenize
+    from pathlib import Path
+
+    import box_gin
+
+    hidden = []
+    for path in Path(box_gin.__file__).parent.rglob("*.py"):
+        with path.open("rb") as source:
+            for token in tokenize.tokenize(source.readline):
+                if token.type == tokenize.STRING and re.match(r"^[rRbB]*[fF]", token.string) \
+                        and re.search(r"\b(_|ngettext|pgettext)\(", token.string):
+                    hidden.append(f"{path.name}:{token.start[0]}")
+    assert not hidden, "translation calls inside f-strings: " + ", ".join(hidden)
