@@ -14,7 +14,8 @@ help:
 	@echo "make notebooks  re-execute every notebook in place"
 	@echo "make exercises  regenerate exercises/ from solutions/"
 	@echo "make bench      run the benchmarks and rewrite benchmarks/README.md's table"
-	@echo "make play       serve the Game Table as a web app (Voila)"
+	@echo "make play       serve the Game Table as a web app (Voila);"
+	@echo "                options: make play ARGS='--seed 7 --lang fr --port 8866'"
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -58,7 +59,7 @@ bench: $(VENV)/.stamp-bench
 	$(PY) benchmarks/run.py --write
 
 play: $(VENV)/.stamp-notebooks
-	$(PY) -m box_gin.tools.play
+	$(PY) -m box_gin.tools.play $(ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .hypothesis

@@ -386,6 +386,7 @@ def chart_png(series: Mapping[str, Sequence[int]], target: int) -> bytes:
     """A line chart of cumulative scores by hand, as PNG bytes (the same every time)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     fig = Figure(figsize=(6, 3), dpi=80)
     FigureCanvasAgg(fig)
@@ -393,6 +394,9 @@ def chart_png(series: Mapping[str, Sequence[int]], target: int) -> bytes:
     for name, values in series.items():
         ax.plot(range(len(values)), values, marker="o", label=name)
     ax.axhline(target, color="grey", linestyle="--", linewidth=1)
+    hands = max((len(v) for v in series.values()), default=1) - 1
+    ax.set_xlim(-0.2, max(hands, 1) + 0.2)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(_("hand"))
     ax.set_ylabel(_("cumulative score"))
     ax.legend(loc="upper left")

@@ -51,19 +51,6 @@ def find_chromium() -> str | None:
 CHROMIUM = find_chromium()
 
 
-def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
-    """With ``-p no:nbval`` (nbval slows every start), accept the nbval options that the
-    project's ``addopts`` passes anyway, and ignore them."""
-    if not pluginmanager.is_blocked("nbval"):
-        return
-    group = parser.getgroup("nbval (disabled)")
-    group.addoption("--nbval", action="store_true", help="ignored: nbval is disabled")
-    group.addoption("--nbval-lax", action="store_true", help="ignored: nbval is disabled")
-    group.addoption("--nbval-current-env", action="store_true",
-                    help="ignored: nbval is disabled")
-    group.addoption("--nbval-sanitize-with", help="ignored: nbval is disabled")
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if CHROMIUM is not None:
         return
