@@ -50,7 +50,7 @@ pytest: $(VENV)/.stamp-test
 test: lint typecheck pytest
 
 notebooks: $(VENV)/.stamp-test
-	$(PY) -m box_gin.tools.execute notebooks/*.ipynb solutions/*.ipynb
+	$(PY) -m box_gin.tools.execute notebooks/*.ipynb notebooks/*/*.ipynb solutions/*.ipynb
 
 exercises: $(VENV)/.stamp-test
 	$(BIN)/box-gin release solutions exercises
