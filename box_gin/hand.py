@@ -30,18 +30,13 @@ from .errors import IllegalActionError, InvalidCardError
 from .i18n import _, ngettext, pgettext
 from .knocking import DiscardAnalysis, best_discards
 from .layoffs import LayoffResult, lay_off
-from .melds import Arrangement, _deadwood_after_discards, _mask_of, best_melds, min_deadwood_mask
+from .melds import Arrangement, _discard_table, _mask_of, best_melds, min_deadwood_mask
 from .rules import DRAW_AT_STOCK, STANDARD, Rules
 from .scoring import HandScore, Side, score_hand
 
 # The discard and knock actions of each card (by index), made once: actions are frozen.
 _DISCARDS = [discard(c) for c in BY_INDEX]
 _KNOCKS = [knock(c) for c in BY_INDEX]
-
-
-def _rank_major(pair: tuple[int, int]) -> int:
-    """Sort key of a (card index, ...) pair: by rank, then suit, as cards sort."""
-    return (pair[0] % 13) * 4 + pair[0] // 13
 
 
 class Role(StrEnum):
@@ -322,13 +317,11 @@ class Hand:
             forbidden = self._forbidden()
             mask = _mask_of(self.hands[self.to_play])
             skip = -1 if forbidden is None else forbidden.index
-            # (card index, deadwood after discarding it), cards sorted by rank then suit
-            after = [(bit.bit_length() - 1, d) for bit, d in _deadwood_after_discards(mask)]
-            after = [pair for pair in after if pair[0] != skip]
-            after.sort(key=_rank_major)
+            # (sort key, card, index, deadwood after discarding it), in card order
+            table = sorted(_discard_table(mask))
             limit = self.knock_limit
-            actions: list[Action] = [_DISCARDS[i] for i, _d in after]
-            actions += [_KNOCKS[i] for i, d in after if d <= limit]
+            actions: list[Action] = [_DISCARDS[i] for _o, _c, i, _d in table if i != skip]
+            actions += [_KNOCKS[i] for _o, _c, i, d in table if d <= limit and i != skip]
             if self.rules.big_gin and min_deadwood_mask(mask) == 0:
                 actions.append(Action(ActionKind.BIG_GIN))
             return actions

@@ -9,14 +9,15 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .cards import Card, CardsLike, to_cards
 from .errors import InvalidCardError
 from .i18n import _
 from .melds import (
+    LEAST_AFTER_DISCARD,
+    RUN_DEADWOOD,
+    SUIT_BITS,
     Arrangement,
-    _deadwood_after_discards,
+    _discard_table,
     _mask_of,
     _sorted_cards,
     best_melds,
@@ -25,44 +26,111 @@ from .melds import (
 from .rules import STANDARD, Rules
 
 
-@dataclass(frozen=True, slots=True)
 class DiscardAnalysis:
-    """The least deadwood after each possible discard of an 11-card hand."""
+    """The least deadwood after each possible discard of an 11-card hand.
 
-    cards: tuple[Card, ...]
-    #: For each card that may be discarded, the least deadwood of the 10 left.
-    deadwood_after: dict[Card, int]
-    #: The discards that reach the least deadwood, in card order.
-    best: tuple[Card, ...]
-    least_deadwood: int
-    knock_limit: int
-    #: Whether all 11 cards meld (big gin, where the rules allow it).
-    all_melded: bool
-    big_gin_allowed: bool = False
+    Read-only.  The least deadwood is known at once; the deadwood after each discard,
+    and the best discards, are worked out the first time they are read.
+    """
+
+    __slots__ = ("_after", "_big_gin_allowed", "_cards", "_forbidden", "_knock_limit",
+                 "_least", "_mask", "_melded")
+    _after: dict[Card, int]
+    _cards: tuple[Card, ...]
+
+    def __init__(self, mask: int, forbidden: Card | None, least: int, knock_limit: int,
+                 all_melded: bool, big_gin_allowed: bool) -> None:
+        self._mask, self._forbidden, self._least = mask, forbidden, least
+        self._knock_limit, self._melded, self._big_gin_allowed = \
+            knock_limit, all_melded, big_gin_allowed
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The 11 cards, sorted."""
+        try:
+            return self._cards
+        except AttributeError:
+            self._cards = _sorted_cards(self._mask)
+            return self._cards
+
+    @property
+    def deadwood_after(self) -> dict[Card, int]:
+        """For each card that may be discarded, the least deadwood of the 10 left."""
+        try:
+            return self._after
+        except AttributeError:
+            self._after = _deadwood_after_each(self._mask)
+            if self._forbidden is not None:
+                del self._after[self._forbidden]
+            return self._after
+
+    @property
+    def best(self) -> tuple[Card, ...]:
+        """The discards that reach the least deadwood, in card order."""
+        least = self._least
+        return tuple(c for c, d in self.deadwood_after.items() if d == least)
+
+    @property
+    def least_deadwood(self) -> int:
+        """The least deadwood any allowed discard leaves."""
+        return self._least
+
+    @property
+    def knock_limit(self) -> int:
+        """The knock limit the analysis judges knocks by."""
+        return self._knock_limit
+
+    @property
+    def all_melded(self) -> bool:
+        """Whether all 11 cards meld (big gin, where the rules allow it)."""
+        return self._melded
+
+    @property
+    def big_gin_allowed(self) -> bool:
+        """Whether the rules allow big gin."""
+        return self._big_gin_allowed
 
     @property
     def can_knock(self) -> bool:
         """Whether some discard leaves deadwood within the knock limit."""
-        return self.least_deadwood <= self.knock_limit
+        return self._least <= self._knock_limit
 
     @property
     def can_gin(self) -> bool:
         """Whether some discard leaves no deadwood at all."""
-        return self.least_deadwood == 0
+        return self._least == 0
 
     @property
     def can_big_gin(self) -> bool:
         """Whether the rules allow big gin and all 11 cards meld."""
-        return self.big_gin_allowed and self.all_melded
+        return self._big_gin_allowed and self._melded
 
     @property
     def knock_discards(self) -> tuple[Card, ...]:
         """Every discard after which a knock is legal."""
-        return tuple(c for c, d in self.deadwood_after.items() if d <= self.knock_limit)
+        return tuple(c for c, d in self.deadwood_after.items() if d <= self._knock_limit)
 
     def arrangement_after(self, discard: Card) -> Arrangement:
         """The best arrangement of the 10 cards left after ``discard``."""
         return best_melds([c for c in self.cards if c != discard])
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.cards, self.deadwood_after, self._least, self._knock_limit, self._melded,
+                self._big_gin_allowed)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, DiscardAnalysis):
+            return self._key() == other._key()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self._mask, self._forbidden, self._knock_limit, self._big_gin_allowed))
+
+    def __repr__(self) -> str:
+        return (f"DiscardAnalysis(cards={self.cards!r}, deadwood_after={self.deadwood_after!r}, "
+                f"best={self.best!r}, least_deadwood={self._least!r}, "
+                f"knock_limit={self._knock_limit!r}, all_melded={self._melded!r}, "
+                f"big_gin_allowed={self._big_gin_allowed!r})")
 
     def _repr_html_(self) -> str:
         from .display import discard_analysis_html
@@ -83,28 +151,40 @@ def best_discards(
     card that may not be discarded (the one just taken from the discard pile).
     """
     mask = _mask_of(cards)
-    cs = _sorted_cards(mask)  # the cards sorted, as to_cards gives them
-    if len(cs) != 11:
+    if mask.bit_count() != 11:
         raise InvalidCardError(
             _("best_discards takes 11 cards (10 plus the one just taken), not {n}").format(
-                n=len(cs))
+                n=mask.bit_count())
         )
-    by_bit = dict(_deadwood_after_discards(mask))
-    if forbidden is None:
-        after = {c: by_bit[c.bit] for c in cs}
-    else:
-        after = {c: by_bit[c.bit] for c in cs if c != forbidden}
-    least = min(after.values())
     limit = rules.knock_limit if knock_limit is None else knock_limit
-    return DiscardAnalysis(
-        cards=cs,
-        deadwood_after=after,
-        best=tuple(c for c, d in after.items() if d == least),
-        least_deadwood=least,
-        knock_limit=limit,
-        all_melded=least == 0 and min_deadwood_mask(mask) == 0,
-        big_gin_allowed=rules.big_gin,
-    )
+    if forbidden is not None and not mask & forbidden.bit:
+        forbidden = None
+    least, melded = _least_after_discard(mask, forbidden)
+    return DiscardAnalysis(mask, forbidden, least, limit, melded, rules.big_gin)
+
+
+def _deadwood_after_each(mask: int) -> dict[Card, int]:
+    """For each card of the mask, in card order: the least deadwood after discarding it."""
+    return {c: d for _o, c, _i, d in sorted(_discard_table(mask))}
+
+
+def _least_after_discard(mask: int, forbidden: Card | None) -> tuple[int, bool]:
+    """The least deadwood after any allowed discard, and whether all the cards meld."""
+    dead = RUN_DEADWOOD
+    s0 = mask & SUIT_BITS
+    s1 = (mask >> 13) & SUIT_BITS
+    s2 = (mask >> 26) & SUIT_BITS
+    s3 = (mask >> 39) & SUIT_BITS
+    if forbidden is None and not (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1)):
+        # No sets in play: each suit's best discard is a table entry.
+        d0, d1, d2, d3 = dead[s0], dead[s1], dead[s2], dead[s3]
+        total = d0 + d1 + d2 + d3
+        least = total + min(LEAST_AFTER_DISCARD[s0] - d0, LEAST_AFTER_DISCARD[s1] - d1,
+                            LEAST_AFTER_DISCARD[s2] - d2, LEAST_AFTER_DISCARD[s3] - d3)
+        return least, total == 0
+    skip = -1 if forbidden is None else forbidden.index
+    least = min(d for _o, _c, i, d in _discard_table(mask) if i != skip)
+    return least, least == 0 and min_deadwood_mask(mask) == 0
 
 
 def can_knock(cards: CardsLike, rules: Rules = STANDARD, *, knock_limit: int | None = None

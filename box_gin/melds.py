@@ -283,6 +283,12 @@ def _melded_value(mask: int, choice: list[tuple[int, int]]) -> tuple[int, int]:
 
 #: RUN_DEADWOOD[p]: the deadwood of suit pattern p when its runs are melded (no sets).
 RUN_DEADWOOD = [PATTERN_VALUE[p] - RUN_VALUE[p] for p in range(8192)]
+#: LEAST_AFTER_DISCARD[p]: the least run-only deadwood of suit pattern p after one of its
+#: cards is discarded (a large number for the empty pattern, which has none to discard).
+LEAST_AFTER_DISCARD = [
+    min((RUN_DEADWOOD[p ^ (1 << r)] for r in range(13) if p >> r & 1), default=1 << 20)
+    for p in range(8192)
+]
 # _SET_REMOVALS[r][sm]: for a rank index r held in the suits of 4-bit mask sm (three or
 # more), the 52-bit masks of the cards each choice of set there takes out of the hand
 # (0 for no set first): the same choices, in the same order, as _SET_OPTIONS.
@@ -327,92 +333,102 @@ def min_deadwood_mask(mask: int) -> int:
     return best
 
 
-def _deadwood_after_discards(mask: int) -> list[tuple[int, int]]:
-    """For each card of the mask, in index order: (its bit, the least deadwood of the
-    cards left when it is discarded).
+# For one suit's pattern, each of its cards as (sort key, card, index, change in the
+# suit's run-only deadwood when that card is discarded); built when a pattern is first seen.
+_SUIT_DISCARDS: dict[int, tuple[tuple[int, Card, int, int], ...]] = {}
 
-    Work is shared: with no rank held three or more times, a discard changes only its own
-    suit's table entry.
+
+def _suit_discards(suit: int, pattern: int) -> tuple[tuple[int, Card, int, int], ...]:
+    key = suit << 13 | pattern
+    found = _SUIT_DISCARDS.get(key)
+    if found is None:
+        base = RUN_DEADWOOD[pattern]
+        cards = [BY_INDEX[13 * suit + r] for r in range(13) if pattern >> r & 1]
+        found = tuple((c._order, c, c.index, RUN_DEADWOOD[pattern ^ (1 << (c.rank - 1))] - base)
+                      for c in cards)
+        _SUIT_DISCARDS[key] = found
+    return found
+
+
+def _discard_table(mask: int) -> list[tuple[int, Card, int, int]]:
+    """For each card of the mask: (sort key, card, index, the least deadwood of the cards
+    left when it is discarded), in no particular order (sort it for card order).
+
+    The 10 cards left after a discard can hold exactly the sets of the 11 that do not use
+    the discarded card, so the search tries each choice of sets once and reads every
+    discard's runs from the per-suit tables.
     """
     dead = RUN_DEADWOOD
-    suits = (mask & SUIT_BITS, (mask >> 13) & SUIT_BITS, (mask >> 26) & SUIT_BITS,
-             (mask >> 39) & SUIT_BITS)
-    s0, s1, s2, s3 = suits
-    out: list[tuple[int, int]] = []
-    if (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1)):
-        rest = mask
-        while rest:
-            low = rest & -rest
-            out.append((low, min_deadwood_mask(mask ^ low)))
-            rest ^= low
-        return out
-    total = dead[s0] + dead[s1] + dead[s2] + dead[s3]
-    for s, pattern in enumerate(suits):
-        others = total - dead[pattern]
-        shift = 13 * s
-        rest = pattern
-        while rest:
-            low = rest & -rest
-            out.append((low << shift, others + dead[pattern ^ low]))
-            rest ^= low
-    return out
+    s0 = mask & SUIT_BITS
+    s1 = (mask >> 13) & SUIT_BITS
+    s2 = (mask >> 26) & SUIT_BITS
+    s3 = (mask >> 39) & SUIT_BITS
+    three = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    if not three:
+        total = dead[s0] + dead[s1] + dead[s2] + dead[s3]
+        return [(o, c, i, total + d) for o, c, i, d in _suit_discards(0, s0)
+                + _suit_discards(1, s1) + _suit_discards(2, s2) + _suit_discards(3, s3)]
+    best: dict[int, tuple[int, Card, int, int]] = {}
+    for removed in _set_removals(mask, three):
+        m = mask ^ removed
+        q0 = m & SUIT_BITS
+        q1 = (m >> 13) & SUIT_BITS
+        q2 = (m >> 26) & SUIT_BITS
+        q3 = (m >> 39) & SUIT_BITS
+        total = dead[q0] + dead[q1] + dead[q2] + dead[q3]
+        for o, c, i, d in _suit_discards(0, q0) + _suit_discards(1, q1) \
+                + _suit_discards(2, q2) + _suit_discards(3, q3):
+            old = best.get(i)
+            if old is None or total + d < old[3]:
+                best[i] = (o, c, i, total + d)
+    return list(best.values())
+
+
+def _deadwood_after_discards(mask: int) -> list[tuple[int, int]]:
+    """For each card of the mask, in index order: (its bit, the least deadwood of the
+    cards left when it is discarded)."""
+    return sorted((1 << i, d) for _o, _c, i, d in _discard_table(mask))
 
 
 class Arrangement:
     """Cards laid out as melds plus deadwood (the cards in no meld).
 
-    Immutable.  An arrangement found by :func:`best_melds` knows its deadwood value at
+    Read-only.  An arrangement found by :func:`best_melds` knows its deadwood value at
     once and builds its melds and deadwood cards the first time they are read, so code
     that needs only the value (bots, simulations) never pays for them.
     """
 
     __slots__ = ("_deadwood", "_lazy", "_melds", "_value")
-    _melds: tuple[Meld, ...] | None
-    _deadwood: tuple[Card, ...] | None
+    _melds: tuple[Meld, ...]
+    _deadwood: tuple[Card, ...]
     _value: int
-    _lazy: tuple[int, list[tuple[int, int]], int] | None
+    #: For a found arrangement: (hand mask, mask of the cards in sets, melded mask).
+    _lazy: tuple[int, int, int]
 
     def __init__(self, melds: tuple[Meld, ...], deadwood: tuple[Card, ...]) -> None:
-        object.__setattr__(self, "_melds", tuple(melds))
-        object.__setattr__(self, "_deadwood", tuple(deadwood))
-        object.__setattr__(self, "_value", sum(c.value for c in deadwood))
-        object.__setattr__(self, "_lazy", None)
-
-    @classmethod
-    def _found(cls, mask: int, choice: list[tuple[int, int]], melded: int) -> Arrangement:
-        """The arrangement of a hand mask given its choice of sets and its melded mask."""
-        self = object.__new__(cls)
-        dead = mask & ~melded
-        value = PATTERN_VALUE[dead & SUIT_BITS] + PATTERN_VALUE[(dead >> 13) & SUIT_BITS] \
-            + PATTERN_VALUE[(dead >> 26) & SUIT_BITS] + PATTERN_VALUE[dead >> 39]
-        object.__setattr__(self, "_melds", None)
-        object.__setattr__(self, "_deadwood", None)
-        object.__setattr__(self, "_value", value)
-        object.__setattr__(self, "_lazy", (mask, choice, melded))
-        return self
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"Arrangement is immutable: cannot set {name!r}")
+        self._melds = tuple(melds)
+        self._deadwood = tuple(deadwood)
+        self._value = sum(c.value for c in self._deadwood)
 
     @property
     def melds(self) -> tuple[Meld, ...]:
         """The melds, by lowest rank, sets before runs."""
-        if self._melds is None:
-            assert self._lazy is not None
-            mask, choice, _melded = self._lazy
-            object.__setattr__(self, "_melds", _melds_of(mask, choice))
-        assert self._melds is not None
-        return self._melds
+        try:
+            return self._melds
+        except AttributeError:
+            mask, in_sets, _melded = self._lazy
+            self._melds = _melds_of(mask, _choice_of(in_sets))
+            return self._melds
 
     @property
     def deadwood(self) -> tuple[Card, ...]:
         """The cards in no meld, sorted."""
-        if self._deadwood is None:
-            assert self._lazy is not None
-            mask, _choice, melded = self._lazy
-            object.__setattr__(self, "_deadwood", _sorted_cards(mask & ~melded))
-        assert self._deadwood is not None
-        return self._deadwood
+        try:
+            return self._deadwood
+        except AttributeError:
+            mask, _in_sets, melded = self._lazy
+            self._deadwood = _sorted_cards(mask & ~melded)
+            return self._deadwood
 
     @property
     def deadwood_value(self) -> int:
@@ -427,7 +443,7 @@ class Arrangement:
     @property
     def is_gin(self) -> bool:
         """Whether no card is left as deadwood."""
-        return self._value == 0 and not self.deadwood
+        return not self.deadwood
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Arrangement):
@@ -543,16 +559,21 @@ def _sorted_cards(mask: int) -> tuple[Card, ...]:
     return tuple([by_key[k] for k in keys])
 
 
+# A card's bit, read by the slot's own descriptor: it refuses anything but a Card.
+_BIT = Card.__dict__["bit"].__get__
+_PLAIN = (tuple, list, set, frozenset)
+
+
 def _mask_of(cards: CardsLike) -> int:
     """The mask of ``cards``, checked as :func:`to_cards` checks them (with its errors)."""
-    if isinstance(cards, (tuple, list, set, frozenset)):
-        mask = 0
-        for c in cards:
-            if not isinstance(c, Card):
-                break
-            mask |= c.bit
+    if type(cards) in _PLAIN:
+        try:
+            mask: int = sum(map(_BIT, cards))
+        except TypeError:
+            pass
         else:
-            if mask.bit_count() == len(cards):
+            # A sum of powers of two has as many bits as terms only when none repeats.
+            if mask.bit_count() == len(cards):  # type: ignore[arg-type]
                 return mask
     mask = 0
     for c in to_cards(cards):  # raises the error that fits
@@ -581,15 +602,28 @@ def best_melds(cards: CardsLike) -> Arrangement:
     return _best_of_mask(_mask_of(cards))
 
 
+def _found(mask: int, in_sets: int, melded: int, value: int) -> Arrangement:
+    """A found arrangement, its melds and deadwood built when first read."""
+    arrangement = _new_arrangement(Arrangement)
+    arrangement._value = value
+    arrangement._lazy = (mask, in_sets, melded)
+    return arrangement
+
+
+_new_arrangement = object.__new__
+
+
 def _best_of_mask(mask: int) -> Arrangement:
     dead = RUN_DEADWOOD
-    s0, s1, s2, s3 = (mask & SUIT_BITS, (mask >> 13) & SUIT_BITS, (mask >> 26) & SUIT_BITS,
-                      (mask >> 39) & SUIT_BITS)
+    s0 = mask & SUIT_BITS
+    s1 = (mask >> 13) & SUIT_BITS
+    s2 = (mask >> 26) & SUIT_BITS
+    s3 = (mask >> 39) & SUIT_BITS
     three = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
     if not three:  # no rank held three times: runs only
         melded = RUN_MELDED[s0] | RUN_MELDED[s1] << 13 | RUN_MELDED[s2] << 26 \
             | RUN_MELDED[s3] << 39
-        return Arrangement._found(mask, [], melded)
+        return _found(mask, 0, melded, dead[s0] + dead[s1] + dead[s2] + dead[s3])
     best: list[int] = []
     best_value = 1 << 30
     for removed in _set_removals(mask, three):
@@ -600,11 +634,11 @@ def _best_of_mask(mask: int) -> Arrangement:
             best_value, best = value, [removed]
         elif value == best_value:
             best.append(removed)
-    candidates = [(_melded_after_sets(mask, removed), _choice_of(removed)) for removed in best]
-    melded, choice = candidates[0] if len(candidates) == 1 else min(
-        candidates, key=lambda mc: _tie_key(mask, mc[0], mc[1])
-    )
-    return Arrangement._found(mask, choice, melded)
+    if len(best) == 1:
+        return _found(mask, best[0], _melded_after_sets(mask, best[0]), best_value)
+    in_sets = min(best, key=lambda removed: _tie_key(
+        mask, _melded_after_sets(mask, removed), _choice_of(removed)))
+    return _found(mask, in_sets, _melded_after_sets(mask, in_sets), best_value)
 
 
 def _melded_after_sets(mask: int, removed: int) -> int:
