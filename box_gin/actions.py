@@ -11,7 +11,7 @@ True
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .cards import Card
@@ -57,6 +57,7 @@ class Action:
     kind: ActionKind
     card: Card | None = None
     melds: tuple[Meld, ...] | None = None
+    _text: str = field(default="", init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Check the action's shape here, so that no malformed action (a kind given as
@@ -87,6 +88,12 @@ class Action:
                 raise IllegalActionError(_("not a lay-out of melds: {value!r}").format(
                     value=self.melds))
             object.__setattr__(self, "melds", melds)
+        text = kind.value
+        if self.card is not None:
+            text += f" {self.card!r}"
+        if self.melds is not None:
+            text += " " + " ".join(f"[{m}]" for m in self.melds)
+        object.__setattr__(self, "_text", text)
 
     @staticmethod
     def parse(text: str | Action) -> Action:
@@ -135,12 +142,7 @@ class Action:
         )
 
     def __str__(self) -> str:
-        text = self.kind.value
-        if self.card is not None:
-            text += f" {self.card!r}"
-        if self.melds is not None:
-            text += " " + " ".join(f"[{m}]" for m in self.melds)
-        return text
+        return self._text
 
     def __repr__(self) -> str:
         return f"Action({str(self)!r})"

@@ -30,13 +30,41 @@ from .errors import IllegalActionError, InvalidCardError
 from .i18n import _, ngettext, pgettext
 from .knocking import DiscardAnalysis, best_discards
 from .layoffs import LayoffResult, lay_off
-from .melds import Arrangement, _discard_table, _mask_of, best_melds, min_deadwood_mask
+from .melds import (
+    _TO_RANK_MAJOR,
+    LEAST_AFTER_DISCARD,
+    RUN_DEADWOOD,
+    SUIT_BITS,
+    Arrangement,
+    _discard_table,
+    _mask_of,
+    best_melds,
+    min_deadwood_mask,
+)
 from .rules import DRAW_AT_STOCK, STANDARD, Rules
 from .scoring import HandScore, Side, score_hand
 
 # The discard and knock actions of each card (by index), made once: actions are frozen.
 _DISCARDS = [discard(c) for c in BY_INDEX]
 _KNOCKS = [knock(c) for c in BY_INDEX]
+# _DISCARD_BYTES[k][b]: the discard actions, in card order, of the cards whose bits are set
+# in byte b of byte k of a rank-major mask (bit rank * 4 + suit): two ranks a byte.
+_DISCARD_BYTES = [
+    [tuple(_DISCARDS[(bit % 4) * 13 + bit // 4] for bit in range(8 * k, 8 * k + 8)
+           if b >> (bit - 8 * k) & 1 and bit < 52) for b in range(256)]
+    for k in range(7)
+]
+
+
+def _all_discards(mask: int) -> list[Action]:
+    """The discard of every card of a hand mask, in card order."""
+    t = _TO_RANK_MAJOR
+    rm = t[0][mask & SUIT_BITS] | t[1][(mask >> 13) & SUIT_BITS] \
+        | t[2][(mask >> 26) & SUIT_BITS] | t[3][mask >> 39]
+    d = _DISCARD_BYTES
+    return [*d[0][rm & 255], *d[1][rm >> 8 & 255], *d[2][rm >> 16 & 255],
+            *d[3][rm >> 24 & 255], *d[4][rm >> 32 & 255], *d[5][rm >> 40 & 255],
+            *d[6][rm >> 48]]
 
 
 class Role(StrEnum):
@@ -230,6 +258,7 @@ class Hand:
     # The history as the seats see it (a card drawn from the stock stays hidden), kept
     # as the hand goes so that a view costs the same at any point of the hand.
     _public: list[tuple[Role, str]] = field(default_factory=list, repr=False)
+    _limit: int = field(default=-1, repr=False)
     result: HandResult | None = None
 
     # -- making a hand ------------------------------------------------------------------
@@ -272,7 +301,9 @@ class Hand:
     @property
     def knock_limit(self) -> int:
         """This hand's knock limit (Oklahoma: set by the first upcard)."""
-        return self.rules.knock_limit_for(self.upcard.value)
+        if self._limit < 0:
+            self._limit = self.rules.knock_limit_for(self.upcard.value)
+        return self._limit
 
     @property
     def doubled(self) -> bool:
@@ -301,6 +332,15 @@ class Hand:
         return best_discards(self.hands[self.to_play], self.rules,
                              knock_limit=self.knock_limit, forbidden=self._forbidden())
 
+    def _public_history(self) -> tuple[tuple[Role, str], ...]:
+        """The history as the seats see it: a card drawn from the stock stays hidden.
+        Kept up to date as views are asked for, so each action is written out once."""
+        public = self._public
+        for player, act in self.history[len(public):]:
+            public.append((player, "draw stock" if act.kind is ActionKind.DRAW_STOCK
+                           else str(act)))
+        return tuple(public)
+
     def _forbidden(self) -> Card | None:
         return None if self.rules.may_discard_taken_card else self.taken_card
 
@@ -317,9 +357,21 @@ class Hand:
             forbidden = self._forbidden()
             mask = _mask_of(self.hands[self.to_play])
             skip = -1 if forbidden is None else forbidden.index
+            limit = self.knock_limit
+            s0, s1 = mask & SUIT_BITS, (mask >> 13) & SUIT_BITS
+            s2, s3 = (mask >> 26) & SUIT_BITS, mask >> 39
+            if not (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1)):
+                # No sets in play: the least deadwood after any discard is four look-ups.
+                dead, least_after = RUN_DEADWOOD, LEAST_AFTER_DISCARD
+                d0, d1, d2, d3 = dead[s0], dead[s1], dead[s2], dead[s3]
+                least = d0 + d1 + d2 + d3 + min(least_after[s0] - d0, least_after[s1] - d1,
+                                                least_after[s2] - d2, least_after[s3] - d3)
+                if least > limit:  # no knock is possible: every card but one may go
+                    if forbidden is not None:
+                        return _all_discards(mask & ~forbidden.bit)
+                    return _all_discards(mask)
             # (sort key, card, index, deadwood after discarding it), in card order
             table = sorted(_discard_table(mask))
-            limit = self.knock_limit
             actions: list[Action] = [_DISCARDS[i] for _o, _c, i, _d in table if i != skip]
             actions += [_KNOCKS[i] for _o, _c, i, d in table if d <= limit and i != skip]
             if self.rules.big_gin and min_deadwood_mask(mask) == 0:
@@ -345,7 +397,7 @@ class Hand:
             rules=self.rules,
             legal_actions=tuple(self.legal_actions()) if self.to_play is seat else (),
             taken_card=self.taken_card if self.to_play is seat else None,
-            history=tuple(self._public),
+            history=self._public_history(),
             result=self.result,
         )
 
@@ -353,7 +405,7 @@ class Hand:
 
     def apply(self, action: Action | str) -> None:
         """Play ``action`` (an :class:`Action` or its text) for the player to play."""
-        act = Action.parse(action)
+        act = action if type(action) is Action else Action.parse(action)
         self._check(act)
         player = self.to_play
         assert player is not None
@@ -380,7 +432,6 @@ class Hand:
         else:
             self._go_out(player, act)
         self.history.append((player, act))
-        self._public.append((player, "draw stock" if kind is ActionKind.DRAW_STOCK else str(act)))
 
     def _take_from_discard(self, player: Role) -> None:
         card = self.discard_pile.pop()
@@ -470,7 +521,8 @@ class Hand:
         if card not in held:
             raise self._illegal(act, _("the {role} does not hold {card}").format(
                 role=self._role_label(), card=card))
-        if card == self._forbidden():
+        taken = self.taken_card
+        if taken is not None and card == taken and not self.rules.may_discard_taken_card:
             raise self._illegal(act, _("{card} was just taken from the discard pile and may "
                                        "not be thrown back this turn").format(card=card))
         if kind is ActionKind.KNOCK:

@@ -547,16 +547,24 @@ _RANK_MAJOR = [(i % 13) * 4 + i // 13 for i in range(52)]
 _BY_RANK_MAJOR = [BY_INDEX[(k % 4) * 13 + k // 4] for k in range(52)]
 
 
+# _TO_RANK_MAJOR[s][p]: suit s's pattern p spread into a rank-major mask (bit rank * 4 +
+# suit), where the bits run in card order.
+_TO_RANK_MAJOR = [[sum(1 << (r * 4 + s) for r in range(13) if p >> r & 1) for p in range(8192)]
+                  for s in range(4)]
+
+
 def _sorted_cards(mask: int) -> tuple[Card, ...]:
     """The cards of a mask sorted by rank then suit (as :func:`cards_of`, faster)."""
-    keys = []
-    while mask:
-        low = mask & -mask
-        keys.append(_RANK_MAJOR[low.bit_length() - 1])
-        mask ^= low
-    keys.sort()
+    t = _TO_RANK_MAJOR
+    rm = t[0][mask & SUIT_BITS] | t[1][(mask >> 13) & SUIT_BITS] \
+        | t[2][(mask >> 26) & SUIT_BITS] | t[3][mask >> 39]
     by_key = _BY_RANK_MAJOR
-    return tuple([by_key[k] for k in keys])
+    out = []
+    while rm:
+        low = rm & -rm
+        out.append(by_key[low.bit_length() - 1])
+        rm ^= low
+    return tuple(out)
 
 
 # A card's bit, read by the slot's own descriptor: it refuses anything but a Card.
