@@ -402,8 +402,8 @@ class Arrangement:
     _melds: tuple[Meld, ...]
     _deadwood: tuple[Card, ...]
     _value: int
-    #: For a found arrangement: (hand mask, mask of the cards in sets, melded mask).
-    _lazy: tuple[int, int, int]
+    #: For a found arrangement: (hand mask, mask of the cards in sets).
+    _lazy: tuple[int, int]
 
     def __init__(self, melds: tuple[Meld, ...], deadwood: tuple[Card, ...]) -> None:
         self._melds = tuple(melds)
@@ -416,7 +416,7 @@ class Arrangement:
         try:
             return self._melds
         except AttributeError:
-            mask, in_sets, _melded = self._lazy
+            mask, in_sets = self._lazy
             self._melds = _melds_of(mask, _choice_of(in_sets))
             return self._melds
 
@@ -426,8 +426,8 @@ class Arrangement:
         try:
             return self._deadwood
         except AttributeError:
-            mask, _in_sets, melded = self._lazy
-            self._deadwood = _sorted_cards(mask & ~melded)
+            mask, in_sets = self._lazy
+            self._deadwood = _sorted_cards(mask & ~_melded_after_sets(mask, in_sets))
             return self._deadwood
 
     @property
@@ -607,31 +607,45 @@ def best_melds(cards: CardsLike) -> Arrangement:
     >>> best_melds("TC TD TH JH QH").deadwood   # a tie at 20: keep the lower cards
     (TC, TD)
     """
-    return _best_of_mask(_mask_of(cards))
+    mask = -1
+    if type(cards) in _PLAIN:  # the common case, inline: a tuple, list or set of cards
+        try:
+            mask = sum(map(_BIT, cards))
+        except TypeError:
+            pass
+        else:
+            if mask.bit_count() != len(cards):  # type: ignore[arg-type]
+                mask = -1
+    if mask < 0:
+        mask = _mask_of(cards)  # raises the error that fits
+    s0 = mask & SUIT_BITS
+    s1 = (mask >> 13) & SUIT_BITS
+    s2 = (mask >> 26) & SUIT_BITS
+    s3 = mask >> 39
+    three = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    if three:
+        return _best_with_sets(mask, three)
+    dead = RUN_DEADWOOD  # no rank held three times: every run of 3 or more is melded
+    arrangement = _new_arrangement(Arrangement)
+    arrangement._value = dead[s0] + dead[s1] + dead[s2] + dead[s3]
+    arrangement._lazy = (mask, 0)
+    return arrangement
 
 
-def _found(mask: int, in_sets: int, melded: int, value: int) -> Arrangement:
+def _found(mask: int, in_sets: int, value: int) -> Arrangement:
     """A found arrangement, its melds and deadwood built when first read."""
     arrangement = _new_arrangement(Arrangement)
     arrangement._value = value
-    arrangement._lazy = (mask, in_sets, melded)
+    arrangement._lazy = (mask, in_sets)
     return arrangement
 
 
 _new_arrangement = object.__new__
 
 
-def _best_of_mask(mask: int) -> Arrangement:
+def _best_with_sets(mask: int, three: int) -> Arrangement:
+    """The best arrangement of a hand with ranks held three or more times (``three``)."""
     dead = RUN_DEADWOOD
-    s0 = mask & SUIT_BITS
-    s1 = (mask >> 13) & SUIT_BITS
-    s2 = (mask >> 26) & SUIT_BITS
-    s3 = (mask >> 39) & SUIT_BITS
-    three = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
-    if not three:  # no rank held three times: runs only
-        melded = RUN_MELDED[s0] | RUN_MELDED[s1] << 13 | RUN_MELDED[s2] << 26 \
-            | RUN_MELDED[s3] << 39
-        return _found(mask, 0, melded, dead[s0] + dead[s1] + dead[s2] + dead[s3])
     best: list[int] = []
     best_value = 1 << 30
     for removed in _set_removals(mask, three):
@@ -643,10 +657,10 @@ def _best_of_mask(mask: int) -> Arrangement:
         elif value == best_value:
             best.append(removed)
     if len(best) == 1:
-        return _found(mask, best[0], _melded_after_sets(mask, best[0]), best_value)
+        return _found(mask, best[0], best_value)
     in_sets = min(best, key=lambda removed: _tie_key(
         mask, _melded_after_sets(mask, removed), _choice_of(removed)))
-    return _found(mask, in_sets, _melded_after_sets(mask, in_sets), best_value)
+    return _found(mask, in_sets, best_value)
 
 
 def _melded_after_sets(mask: int, removed: int) -> int:
