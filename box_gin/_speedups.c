@@ -1,0 +1,506 @@
+/* box_gin._speedups: optional compiled kernels for box_gin.melds, knocking and hand.
+ *
+ * Off by default (see box_gin/speedups.py); every function here gives exactly the
+ * answers of the pure-Python code it stands in for:
+ *
+ *   init(card_type, by_rank_major)  the Card class and the 52 cards in card order
+ *   mask_of(seq)             the 52-bit mask of a tuple/list/set/frozenset of Cards,
+ *                            or -1 (not exactly Cards, or a card repeated)
+ *   best(mask)               (least deadwood, mask of the cards in sets): the choice of
+ *                            melds._best_with_sets with its tie-break
+ *   min_deadwood(mask)       melds.min_deadwood_mask
+ *   discard_table(mask)      melds._discard_table, in card order
+ *   after_each(mask)         knocking._deadwood_after_each: {card: deadwood}, card order
+ *   least_after(mask, skip)  the least deadwood after any discard but card index skip
+ *   knockable(mask, limit, skip)  the mask of the cards (not skip) whose discard leaves
+ *                            deadwood <= limit
+ *
+ * Masks: bit suit * 13 + rank - 1, as Card.bit.  Plain C, the CPython C API only.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <stdint.h>
+
+#define SUIT_BITS 0x1FFFu
+#define NCARDS 52
+#define BIG (1 << 20)
+
+static int16_t RUN_DEADWOOD[8192];
+static uint16_t RUN_MELDED[8192];
+static int32_t LEAST_AFTER[8192];
+/* SET_OPTIONS[sm]: the choices of set at a rank held in the suits of 4-bit mask sm
+ * (three or more): none, each three-card set (in itertools.combinations order), the
+ * four-card set; as 4-bit suit masks, in the order of melds._SET_OPTIONS. */
+static uint8_t SET_OPTIONS[16][6];
+static uint8_t SET_COUNT[16];
+
+static PyTypeObject *card_type = NULL;
+static Py_ssize_t bit_offset = -1;
+static PyObject *by_rank_major = NULL; /* tuple of the 52 cards in card order */
+static PyObject *by_index[NCARDS];     /* borrowed from by_rank_major */
+
+static inline int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+static inline int ctz64(uint64_t x) { return __builtin_ctzll(x); }
+
+static void build_tables(void) {
+    for (int p = 0; p < 8192; p++) {
+        int keep = 0, r = 0, total = 0, melded_value = 0;
+        while (r < 13) {
+            if (p >> r & 1) {
+                int start = r;
+                while (r < 13 && (p >> r & 1)) r++;
+                if (r - start >= 3) keep |= ((1 << (r - start)) - 1) << start;
+            } else {
+                r++;
+            }
+        }
+        for (int i = 0; i < 13; i++) {
+            int v = i + 1 < 10 ? i + 1 : 10;
+            if (p >> i & 1) total += v;
+            if (keep >> i & 1) melded_value += v;
+        }
+        RUN_MELDED[p] = (uint16_t)keep;
+        RUN_DEADWOOD[p] = (int16_t)(total - melded_value);
+    }
+    for (int p = 0; p < 8192; p++) {
+        int least = BIG;
+        for (int r = 0; r < 13; r++)
+            if ((p >> r & 1) && RUN_DEADWOOD[p ^ (1 << r)] < least)
+                least = RUN_DEADWOOD[p ^ (1 << r)];
+        LEAST_AFTER[p] = least;
+    }
+    for (int sm = 0; sm < 16; sm++) {
+        int n = 0, held[4], k = 0;
+        SET_OPTIONS[sm][n++] = 0;
+        for (int s = 0; s < 4; s++)
+            if (sm >> s & 1) held[k++] = s;
+        if (k >= 3) {
+            for (int a = 0; a < k; a++)
+                for (int b = a + 1; b < k; b++)
+                    for (int c = b + 1; c < k; c++)
+                        SET_OPTIONS[sm][n++] = (uint8_t)(1 << held[a] | 1 << held[b] | 1 << held[c]);
+            if (k == 4) SET_OPTIONS[sm][n++] = 15;
+        }
+        SET_COUNT[sm] = (uint8_t)n;
+    }
+}
+
+static inline int dead_of(uint64_t m) {
+    return RUN_DEADWOOD[m & SUIT_BITS] + RUN_DEADWOOD[(m >> 13) & SUIT_BITS] +
+           RUN_DEADWOOD[(m >> 26) & SUIT_BITS] + RUN_DEADWOOD[(m >> 39) & SUIT_BITS];
+}
+
+static inline uint64_t three_of(uint64_t mask) {
+    uint64_t s0 = mask & SUIT_BITS, s1 = (mask >> 13) & SUIT_BITS;
+    uint64_t s2 = (mask >> 26) & SUIT_BITS, s3 = (mask >> 39) & SUIT_BITS;
+    return (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1));
+}
+
+static inline uint64_t melded_after(uint64_t mask, uint64_t removed) {
+    uint64_t m = mask ^ removed;
+    return removed | (uint64_t)RUN_MELDED[m & SUIT_BITS] |
+           (uint64_t)RUN_MELDED[(m >> 13) & SUIT_BITS] << 13 |
+           (uint64_t)RUN_MELDED[(m >> 26) & SUIT_BITS] << 26 |
+           (uint64_t)RUN_MELDED[(m >> 39) & SUIT_BITS] << 39;
+}
+
+/* The choices of sets, enumerated in the order of melds._set_removals: an odometer over
+ * the ranks of `three`, the lowest rank the most significant digit. */
+typedef struct {
+    int n;                 /* ranks with a choice */
+    int digit[13];
+    int count[13];
+    uint64_t option[13][6]; /* the 52-bit removal of each option */
+} Removals;
+
+static void removals_init(Removals *rv, uint64_t mask, uint64_t three) {
+    rv->n = 0;
+    while (three) {
+        int r = ctz64(three);
+        int sm = (int)((mask >> r & 1) | (mask >> (13 + r) & 1) << 1 |
+                       (mask >> (26 + r) & 1) << 2 | (mask >> (39 + r) & 1) << 3);
+        int j = rv->n++;
+        rv->digit[j] = 0;
+        rv->count[j] = SET_COUNT[sm];
+        for (int o = 0; o < SET_COUNT[sm]; o++) {
+            uint64_t rem = 0;
+            for (int s = 0; s < 4; s++)
+                if (SET_OPTIONS[sm][o] >> s & 1) rem |= (uint64_t)1 << (13 * s + r);
+            rv->option[j][o] = rem;
+        }
+        three &= three - 1;
+    }
+}
+
+static inline uint64_t removals_current(const Removals *rv) {
+    uint64_t rem = 0;
+    for (int j = 0; j < rv->n; j++) rem |= rv->option[j][rv->digit[j]];
+    return rem;
+}
+
+/* Move to the next choice; 0 when every choice has been seen. */
+static inline int removals_next(Removals *rv) {
+    for (int j = rv->n - 1; j >= 0; j--) {
+        if (++rv->digit[j] < rv->count[j]) return 1;
+        rv->digit[j] = 0;
+    }
+    return 0;
+}
+
+/* A card's bits (suit-major) in rank-major order (bit rank * 4 + suit), as an integer:
+ * for deadwood sets of one size, the lower integer is the one whose highest card is
+ * lowest, compared card by card from the top. */
+static uint64_t rank_major(uint64_t mask) {
+    uint64_t out = 0;
+    while (mask) {
+        int i = ctz64(mask);
+        out |= (uint64_t)1 << ((i % 13) * 4 + i / 13);
+        mask &= mask - 1;
+    }
+    return out;
+}
+
+static int min_deadwood_c(uint64_t mask) {
+    uint64_t three = three_of(mask);
+    int best = dead_of(mask);
+    if (!three) return best;
+    Removals rv;
+    removals_init(&rv, mask, three);
+    do {
+        int v = dead_of(mask ^ removals_current(&rv));
+        if (v < best) best = v;
+    } while (removals_next(&rv));
+    return best;
+}
+
+static int best_c(uint64_t mask, uint64_t *in_sets) {
+    uint64_t three = three_of(mask);
+    if (!three) {
+        *in_sets = 0;
+        return dead_of(mask);
+    }
+    Removals rv;
+    removals_init(&rv, mask, three);
+    int best_value = 1 << 30, keyed = 0;
+    uint64_t best_rem = 0, k1 = 0, k2 = 0, k3 = 0;
+    do {
+        uint64_t rem = removals_current(&rv);
+        int v = dead_of(mask ^ rem);
+        if (v < best_value) {
+            best_value = v;
+            best_rem = rem;
+            keyed = 0;
+        } else if (v == best_value) {
+            /* melds._tie_key: (deadwood cards, deadwood high to low, cards in sets) */
+            if (!keyed) {
+                uint64_t dead = mask & ~melded_after(mask, best_rem);
+                k1 = (uint64_t)popcount64(dead);
+                k2 = rank_major(dead);
+                k3 = (uint64_t)popcount64(best_rem);
+                keyed = 1;
+            }
+            uint64_t dead = mask & ~melded_after(mask, rem);
+            uint64_t c1 = (uint64_t)popcount64(dead);
+            if (c1 > k1) continue;
+            uint64_t c2 = rank_major(dead), c3 = (uint64_t)popcount64(rem);
+            if (c1 < k1 || c2 < k2 || (c2 == k2 && c3 < k3)) {
+                best_rem = rem;
+                k1 = c1, k2 = c2, k3 = c3;
+            }
+        }
+    } while (removals_next(&rv));
+    *in_sets = best_rem;
+    return best_value;
+}
+
+/* after[i]: the least deadwood after discarding card i of the mask (BIG if not held). */
+static void after_c(uint64_t mask, int after[NCARDS]) {
+    for (int i = 0; i < NCARDS; i++) after[i] = BIG;
+    uint64_t three = three_of(mask);
+    Removals rv;
+    if (three) {
+        removals_init(&rv, mask, three);
+    } else {
+        rv.n = 0;
+    }
+    do {
+        uint64_t m = mask ^ removals_current(&rv);
+        int q[4], base[4];
+        for (int s = 0; s < 4; s++) {
+            q[s] = (int)((m >> (13 * s)) & SUIT_BITS);
+            base[s] = RUN_DEADWOOD[q[s]];
+        }
+        int total = base[0] + base[1] + base[2] + base[3];
+        for (int s = 0; s < 4; s++) {
+            int p = q[s];
+            while (p) {
+                int r = __builtin_ctz((unsigned)p);
+                int d = total - base[s] + RUN_DEADWOOD[q[s] ^ (1 << r)];
+                int i = 13 * s + r;
+                if (d < after[i]) after[i] = d;
+                p &= p - 1;
+            }
+        }
+    } while (removals_next(&rv));
+}
+
+static int least_after_c(uint64_t mask, int skip) {
+    if (skip < 0 && !three_of(mask)) {
+        int least = BIG, total = 0;
+        for (int s = 0; s < 4; s++) {
+            int p = (int)((mask >> (13 * s)) & SUIT_BITS);
+            total += RUN_DEADWOOD[p];
+        }
+        for (int s = 0; s < 4; s++) {
+            int p = (int)((mask >> (13 * s)) & SUIT_BITS);
+            if (p) {
+                int d = total - RUN_DEADWOOD[p] + LEAST_AFTER[p];
+                if (d < least) least = d;
+            }
+        }
+        return least;
+    }
+    int after[NCARDS], least = BIG;
+    after_c(mask, after);
+    for (int i = 0; i < NCARDS; i++)
+        if (i != skip && after[i] < least) least = after[i];
+    return least;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Python glue */
+
+static int read_mask(PyObject *arg, uint64_t *out) {
+    unsigned long long v = PyLong_AsUnsignedLongLong(arg);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    if (v >> NCARDS) {
+        PyErr_SetString(PyExc_OverflowError, "a hand mask has 52 bits");
+        return -1;
+    }
+    *out = (uint64_t)v;
+    return 0;
+}
+
+static PyObject *sp_init(PyObject *self, PyObject *args) {
+    PyObject *type, *cards;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &type, &PyTuple_Type, &cards))
+        return NULL;
+    if (PyTuple_GET_SIZE(cards) != NCARDS) {
+        PyErr_SetString(PyExc_ValueError, "init takes the 52 cards in card order");
+        return NULL;
+    }
+    PyObject *descr = PyObject_GetAttrString(type, "bit");
+    if (descr == NULL) return NULL;
+    /* The slot's member descriptor: its offset lets the bit be read without a lookup. */
+    if (!Py_IS_TYPE(descr, &PyMemberDescr_Type) ||
+        ((PyMemberDescrObject *)descr)->d_member->type != T_OBJECT_EX ||
+        ((PyMemberDescrObject *)descr)->d_common.d_type != (PyTypeObject *)type) {
+        Py_DECREF(descr);
+        PyErr_SetString(PyExc_TypeError, "Card.bit is not a slot of Card");
+        return NULL;
+    }
+    Py_ssize_t offset = ((PyMemberDescrObject *)descr)->d_member->offset;
+    Py_DECREF(descr);
+    for (Py_ssize_t k = 0; k < NCARDS; k++) {
+        PyObject *card = PyTuple_GET_ITEM(cards, k);
+        if (!Py_IS_TYPE(card, (PyTypeObject *)type)) {
+            PyErr_SetString(PyExc_TypeError, "init takes the 52 cards in card order");
+            return NULL;
+        }
+        /* card k in rank-major order is rank k // 4 + 1 of suit k % 4 */
+        int index = (int)((k % 4) * 13 + k / 4);
+        by_index[index] = card;
+    }
+    Py_INCREF(type);
+    Py_XSETREF(card_type, (PyTypeObject *)type);
+    Py_INCREF(cards);
+    Py_XSETREF(by_rank_major, cards);
+    bit_offset = offset;
+    Py_RETURN_NONE;
+}
+
+/* The card's bit if `item` is exactly a Card with a one-bit `bit` below 2**52, else 0. */
+static inline uint64_t card_bit(PyObject *item) {
+    if (!Py_IS_TYPE(item, card_type)) return 0;
+    PyObject *bit = *(PyObject **)((char *)item + bit_offset);
+    if (bit == NULL || !PyLong_CheckExact(bit)) return 0;
+    unsigned long long v = PyLong_AsUnsignedLongLong(bit);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (v == 0 || (v & (v - 1)) || (v >> NCARDS)) return 0;
+    return (uint64_t)v;
+}
+
+static PyObject *sp_mask_of(PyObject *self, PyObject *seq) {
+    if (card_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "box_gin._speedups.init was not called");
+        return NULL;
+    }
+    uint64_t mask = 0;
+    if (PyTuple_CheckExact(seq) || PyList_CheckExact(seq)) {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        PyObject **items = PySequence_Fast_ITEMS(seq);
+        for (Py_ssize_t k = 0; k < n; k++) {
+            uint64_t b = card_bit(items[k]);
+            if (!b || (mask & b)) return PyLong_FromLong(-1);
+            mask |= b;
+        }
+    } else if (PyAnySet_CheckExact(seq)) {
+        PyObject *it = PyObject_GetIter(seq);
+        if (it == NULL) return NULL;
+        PyObject *item;
+        while ((item = PyIter_Next(it)) != NULL) {
+            uint64_t b = card_bit(item);
+            Py_DECREF(item);
+            if (!b || (mask & b)) {
+                Py_DECREF(it);
+                return PyLong_FromLong(-1);
+            }
+            mask |= b;
+        }
+        Py_DECREF(it);
+        if (PyErr_Occurred()) return NULL;
+    } else {
+        return PyLong_FromLong(-1);
+    }
+    return PyLong_FromUnsignedLongLong(mask);
+}
+
+static PyObject *sp_best(PyObject *self, PyObject *arg) {
+    uint64_t mask, in_sets;
+    if (read_mask(arg, &mask) < 0) return NULL;
+    int value = best_c(mask, &in_sets);
+    PyObject *v = PyLong_FromLong(value);
+    if (v == NULL) return NULL;
+    PyObject *s = PyLong_FromUnsignedLongLong(in_sets);
+    if (s == NULL) {
+        Py_DECREF(v);
+        return NULL;
+    }
+    PyObject *out = PyTuple_New(2);
+    if (out == NULL) {
+        Py_DECREF(v);
+        Py_DECREF(s);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(out, 0, v);
+    PyTuple_SET_ITEM(out, 1, s);
+    return out;
+}
+
+static PyObject *sp_min_deadwood(PyObject *self, PyObject *arg) {
+    uint64_t mask;
+    if (read_mask(arg, &mask) < 0) return NULL;
+    return PyLong_FromLong(min_deadwood_c(mask));
+}
+
+static int need_init(void) {
+    if (by_rank_major == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "box_gin._speedups.init was not called");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *sp_discard_table(PyObject *self, PyObject *arg) {
+    uint64_t mask;
+    if (read_mask(arg, &mask) < 0 || need_init() < 0) return NULL;
+    int after[NCARDS];
+    after_c(mask, after);
+    PyObject *out = PyList_New(0);
+    if (out == NULL) return NULL;
+    for (int k = 0; k < NCARDS; k++) {
+        int i = (k % 4) * 13 + k / 4;
+        if (!(mask >> i & 1)) continue;
+        /* (sort key Card._order = rank * 4 + suit, card, index, deadwood) */
+        PyObject *row = Py_BuildValue("(iOii)", k + 4, by_index[i], i, after[i]);
+        if (row == NULL || PyList_Append(out, row) < 0) {
+            Py_XDECREF(row);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(row);
+    }
+    return out;
+}
+
+static PyObject *sp_after_each(PyObject *self, PyObject *arg) {
+    uint64_t mask;
+    if (read_mask(arg, &mask) < 0 || need_init() < 0) return NULL;
+    int after[NCARDS];
+    after_c(mask, after);
+    PyObject *out = PyDict_New();
+    if (out == NULL) return NULL;
+    for (int k = 0; k < NCARDS; k++) {
+        int i = (k % 4) * 13 + k / 4;
+        if (!(mask >> i & 1)) continue;
+        PyObject *d = PyLong_FromLong(after[i]);
+        if (d == NULL || PyDict_SetItem(out, by_index[i], d) < 0) {
+            Py_XDECREF(d);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(d);
+    }
+    return out;
+}
+
+static PyObject *sp_least_after(PyObject *self, PyObject *args) {
+    PyObject *m;
+    int skip;
+    uint64_t mask;
+    if (!PyArg_ParseTuple(args, "Oi", &m, &skip) || read_mask(m, &mask) < 0) return NULL;
+    return PyLong_FromLong(least_after_c(mask, skip));
+}
+
+static PyObject *sp_knockable(PyObject *self, PyObject *args) {
+    PyObject *m;
+    int limit, skip;
+    uint64_t mask;
+    if (!PyArg_ParseTuple(args, "Oii", &m, &limit, &skip) || read_mask(m, &mask) < 0)
+        return NULL;
+    int after[NCARDS];
+    after_c(mask, after);
+    uint64_t out = 0;
+    for (int i = 0; i < NCARDS; i++)
+        if (i != skip && (mask >> i & 1) && after[i] <= limit) out |= (uint64_t)1 << i;
+    return PyLong_FromUnsignedLongLong(out);
+}
+
+static PyMethodDef methods[] = {
+    {"init", sp_init, METH_VARARGS, "init(card_type, by_rank_major): the Card class and "
+     "the 52 cards in card order (rank, then suit)."},
+    {"mask_of", sp_mask_of, METH_O, "mask_of(cards): the 52-bit mask of a tuple, list, set "
+     "or frozenset of distinct Cards, else -1."},
+    {"best", sp_best, METH_O, "best(mask): (least deadwood, mask of the cards in sets), "
+     "with best_melds' tie-break."},
+    {"min_deadwood", sp_min_deadwood, METH_O, "min_deadwood(mask): the least deadwood."},
+    {"discard_table", sp_discard_table, METH_O, "discard_table(mask): (sort key, card, "
+     "index, least deadwood after discarding it) for each card, in card order."},
+    {"after_each", sp_after_each, METH_O, "after_each(mask): {card: least deadwood after "
+     "discarding it}, in card order."},
+    {"least_after", sp_least_after, METH_VARARGS, "least_after(mask, skip): the least "
+     "deadwood after discarding any card but the one of index skip (-1: none)."},
+    {"knockable", sp_knockable, METH_VARARGS, "knockable(mask, limit, skip): the mask of "
+     "the cards but skip whose discard leaves at most limit."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "box_gin._speedups",
+    "Optional compiled kernels for box_gin (see box_gin.speedups).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__speedups(void) {
+    build_tables();
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    if (PyModule_AddIntConstant(m, "ABI", 1) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
