@@ -168,3 +168,19 @@ def test_values_cross_the_wire_as_plain_data():
     odd = decode(encode(object(), card_type=Card, card_text=repr), card_of=table.get)
     assert isinstance(odd, Opaque) and odd != odd
     assert fmt(C("7H 8H")) == "[7H 8H]"
+
+
+def test_check_feedback_reads_right_to_left_in_hebrew_with_code_left_to_right():
+    from box_gin.i18n import set_language
+
+    ns: dict[str, object] = {}
+    exec((ROOT / "tests/submissions/best_melds_runs_first.py").read_text(), ns)
+    set_language("he")
+    try:
+        shown = check(ns["best_melds"])._repr_html_()
+    finally:
+        set_language("en")
+    assert '<div class="bg-check" dir="rtl">' in shown
+    assert '<div dir="ltr"><code>best_melds(' in shown
+    english = check(ns["best_melds"])._repr_html_()
+    assert 'dir="rtl"' not in english

@@ -20,7 +20,7 @@ from typing import Any
 from .. import cards as cards_module
 from ..cards import Card, full_deck
 from ..checker.wire import decode, encode
-from ..i18n import _, ngettext
+from ..i18n import _, is_rtl, ngettext
 from .core import (
     Args,
     Failure,
@@ -298,11 +298,12 @@ def feedback_html(result: KataResult) -> str:
 
     kata = result.kata
     text = feedback_text(result).splitlines()
+    # Right-to-left languages turn the box; code and cards keep their left-to-right order.
+    direction = ' dir="rtl"' if is_rtl() else ""
     if result.passed:  # no cards to draw: plain, and stable across style changes
-        return (f'<div class="bg-check" style="font-weight:bold;color:#2e7d32">'
+        return (f'<div class="bg-check"{direction} style="font-weight:bold;color:#2e7d32">'
                 f"{html.escape(text[0])}</div>")
-    colour = "#2e7d32" if result.passed else "#c62828"
-    head = (f'<div class="bg-readout" style="font-weight:bold;color:{colour}">'
+    head = (f'<div class="bg-readout" style="font-weight:bold;color:#c62828">'
             f"{html.escape(text[0])}</div>")
     rows = []
     if result.note:
@@ -315,16 +316,17 @@ def feedback_html(result: KataResult) -> str:
         got = _value_html(f.outcome.value) if isinstance(f.outcome, Returned) else \
             f"<code>{html.escape(outcome_text(f.outcome))}</code>"
         rows.append(f"<p>{html.escape(intro)}</p>")
-        rows.append(f"<div><code>{html.escape(kata.name)}(</code>{args}<code>)</code></div>")
+        rows.append(f'<div dir="ltr"><code>{html.escape(kata.name)}(</code>{args}'
+                    f"<code>)</code></div>")
         table = [(_("returned"), got),
                  (_("expected"), html.escape(expected_text(kata, f.args, f.expected))),
                  (_("why"), html.escape(f.problem)), (_("hint"), html.escape(kata.hint()))]
         rows.append("<table>" + "".join(
-            f"<tr><th style=\"text-align:left\">{html.escape(k)}</th><td style=\"text-align:"
-            f"left\">{v}</td></tr>" for k, v in table) + "</table>")
+            f"<tr><th style=\"text-align:start\">{html.escape(k)}</th><td style=\"text-align:"
+            f"start\">{v}</td></tr>" for k, v in table) + "</table>")
     if not result.hidden:
         rows.append(f"<p>{html.escape(hidden_count_text(kata))}</p>")
-    return f'{STYLE}<div class="bg-check">{head}{"".join(rows)}</div>'
+    return f'{STYLE}<div class="bg-check"{direction}>{head}{"".join(rows)}</div>'
 
 
 class CheckResult:
