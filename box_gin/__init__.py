@@ -5,6 +5,8 @@
 10
 """
 
+# speedups reads BOX_GIN_COMPILED=1 and switches the optional compiled path on.
+from . import speedups as speedups
 from .actions import Action, ActionKind
 from .bots import Advice, Bot, advise, greedy_bot, random_bot, seeded_random_bot
 from .cards import Card, Suit, card_value, format_cards, full_deck, parse_cards

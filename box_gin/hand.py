@@ -38,11 +38,18 @@ from .melds import (
     Arrangement,
     _discard_table,
     _mask_of,
+    _sorted_cards,
     best_melds,
     min_deadwood_mask,
 )
 from .rules import DRAW_AT_STOCK, STANDARD, Rules
 from .scoring import HandScore, Side, score_hand
+
+# The optional compiled kernels (loaded and checked by .melds; see box_gin.speedups).
+try:
+    from . import _speedups as _ext
+except ImportError:
+    _ext = None  # type: ignore[assignment]
 
 # The discard and knock actions of each card (by index), made once: actions are frozen.
 _DISCARDS = [discard(c) for c in BY_INDEX]
@@ -575,3 +582,37 @@ class Hand:
         from .display import hand_html
 
         return hand_html(self)
+
+
+# The compiled twin of Hand.legal_actions (see box_gin.speedups and the end of
+# box_gin/melds.py): the same actions in the same order.
+
+def _legal_actions_compiled(self: Hand) -> list[Action]:
+    if self.phase is Phase.UPCARD_OFFER:
+        return [TAKE, PASS]
+    if self.phase is Phase.DRAW:
+        if self.must_draw_stock or not self.discard_pile:
+            return [DRAW_STOCK]
+        return [DRAW_STOCK, DRAW_DISCARD]
+    if self.phase is Phase.DISCARD:
+        assert self.to_play is not None
+        forbidden = self._forbidden()
+        cards = self.hands[self.to_play]
+        mask = _ext.mask_of(cards)
+        if mask < 0:
+            mask = _mask_of(cards)
+        if forbidden is None:
+            skip = -1
+            actions = _all_discards(mask)
+        else:
+            skip = forbidden.index
+            actions = _all_discards(mask & ~forbidden.bit)
+        knocks = _ext.knockable(mask, self.knock_limit, skip)
+        if knocks:
+            actions += [_KNOCKS[c.index] for c in _sorted_cards(knocks)]
+            # All 11 cards melded leave at least two discards with no deadwood (a meld of
+            # four or more loses an end or a fourth), so big gin implies knocks.
+            if self.rules.big_gin and _ext.min_deadwood(mask) == 0:
+                actions.append(Action(ActionKind.BIG_GIN))
+        return actions
+    return []

@@ -25,6 +25,12 @@ from .melds import (
 )
 from .rules import STANDARD, Rules
 
+# The optional compiled kernels (loaded and checked by .melds; see box_gin.speedups).
+try:
+    from . import _speedups as _ext
+except ImportError:
+    _ext = None  # type: ignore[assignment]
+
 
 class DiscardAnalysis:
     """The least deadwood after each possible discard of an 11-card hand.
@@ -200,3 +206,14 @@ def can_knock(cards: CardsLike, rules: Rules = STANDARD, *, knock_limit: int | N
         _("a knock is made with 10 cards laid out, or 11 before the discard, not {n}").format(
             n=len(cs))
     )
+
+
+# The compiled twins (see box_gin.speedups and the end of box_gin/melds.py).
+
+def _deadwood_after_each_compiled(mask: int) -> dict[Card, int]:
+    return _ext.after_each(mask)
+
+
+def _least_after_discard_compiled(mask: int, forbidden: Card | None) -> tuple[int, bool]:
+    least = _ext.least_after(mask, -1 if forbidden is None else forbidden.index)
+    return least, least == 0 and _ext.min_deadwood(mask) == 0

@@ -19,10 +19,11 @@ and reads the runs of what is left from the table.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations, product
+from types import FunctionType
 
 from .cards import BY_INDEX, CARDS, Card, CardsLike, Suit, format_cards, to_cards
 from .errors import InvalidCardError
@@ -691,3 +692,61 @@ def deadwood(cards: CardsLike) -> int:
     18
     """
     return min_deadwood_mask(_mask_of(cards))
+
+
+# ---------------------------------------------------------------------------
+# The optional compiled path (box_gin/_speedups.c, off by default: see box_gin.speedups).
+# Each ``_..._compiled`` function is the compiled twin of a function above, with the same
+# arguments and the same answers; ``box_gin.speedups.use_compiled`` swaps the twin's code
+# into the function itself, so every reference to it (``from box_gin import best_melds``
+# included) follows, and the pure path pays nothing for the option.
+
+try:
+    from . import _speedups as _ext
+except ImportError:  # not built: the pure path is all there is
+    _ext = None  # type: ignore[assignment]
+else:
+    try:
+        _ext.init(Card, tuple(_BY_RANK_MAJOR))
+    except Exception:  # a stale or foreign build: leave it unused
+        _ext = None  # type: ignore[assignment]
+
+
+
+def _compiled_ready() -> bool:
+    """Whether the compiled extension was built and loaded."""
+    return _ext is not None
+
+
+# Copies of the pure functions, for the twins' fallbacks (the originals' code is swapped).
+_mask_of_pure: Callable[[CardsLike], int] = FunctionType(_mask_of.__code__, globals())
+_min_deadwood_mask_pure: Callable[[int], int] = FunctionType(
+    min_deadwood_mask.__code__, globals())
+
+
+def _mask_of_compiled(cards: CardsLike) -> int:
+    mask = _ext.mask_of(cards)
+    if mask < 0:
+        return _mask_of_pure(cards)  # raises the error that fits
+    return mask
+
+
+def _best_melds_compiled(cards: CardsLike) -> Arrangement:
+    mask = _ext.mask_of(cards)
+    if mask < 0:
+        mask = _mask_of_pure(cards)  # raises the error that fits
+    arrangement = _new_arrangement(Arrangement)
+    arrangement._value, in_sets = _ext.best(mask)
+    arrangement._lazy = (mask, in_sets)
+    return arrangement
+
+
+def _min_deadwood_mask_compiled(mask: int) -> int:
+    try:
+        return _ext.min_deadwood(mask)
+    except (OverflowError, TypeError):  # not a 52-bit mask: as the pure path does
+        return _min_deadwood_mask_pure(mask)
+
+
+def _discard_table_compiled(mask: int) -> list[tuple[int, Card, int, int]]:
+    return _ext.discard_table(mask)
