@@ -1,7 +1,14 @@
-"""Build hook: compile the gettext catalogs (.po sources) into .mo files with Babel."""
+"""Build hook: compile the gettext catalogs (.po sources) into .mo files with Babel, and
+the optional C extension box_gin/_speedups.c when a C compiler is at hand."""
 
 from __future__ import annotations
 
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import sysconfig
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +31,62 @@ def compile_catalogs(root: Path) -> list[Path]:
     return written
 
 
+def _compiler() -> list[str] | None:
+    """The C compiler command: $CC, else the one Python was built with, else cc."""
+    for candidate in (os.environ.get("CC"), sysconfig.get_config_var("CC"), "cc"):
+        if candidate:
+            command = shlex.split(candidate)
+            if command and shutil.which(command[0]):
+                return command
+    return None
+
+
+def compile_speedups(root: Path, warn: Any = print) -> Path | None:
+    """Compile box_gin/_speedups.c next to itself (so editable installs find it); return
+    the extension, or None (after a warning) when there is no compiler or it fails: the
+    package then runs on its pure-Python path only.  BOX_GIN_NO_COMPILE=1 skips it."""
+    source = root / "box_gin" / "_speedups.c"
+    target = source.with_name("_speedups" + (sysconfig.get_config_var("EXT_SUFFIX") or ".so"))
+    if os.environ.get("BOX_GIN_NO_COMPILE", "").strip() == "1":
+        target.unlink(missing_ok=True)
+        return None
+    compiler = _compiler()
+    problem = None
+    if not source.exists():
+        problem = f"{source} is missing"
+    elif sys.platform == "win32":
+        problem = "building it on Windows is not supported by this hook"
+    elif compiler is None:
+        problem = "no C compiler found (set CC, or install cc/gcc/clang)"
+    if problem is None:
+        assert compiler is not None
+        link = ["-bundle", "-undefined", "dynamic_lookup"] if sys.platform == "darwin" \
+            else ["-shared"]
+        partial = target.with_name(target.name + ".part")
+        command = [*compiler, "-O2", "-fPIC", *link,
+                   "-I", sysconfig.get_paths()["include"], str(source), "-o", str(partial)]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        except (OSError, subprocess.SubprocessError) as err:
+            problem = f"{shlex.join(command)} failed: {err}"
+        else:
+            if done.returncode == 0:
+                partial.replace(target)
+                return target
+            problem = f"{shlex.join(command)} failed:\n{done.stderr.strip()}"
+        partial.unlink(missing_ok=True)
+    target.unlink(missing_ok=True)  # never leave a stale build behind
+    warn(f"box-gin: the optional compiled extension was not built ({problem}); "
+         "box-gin works without it, on its pure-Python path")
+    return None
+
+
 class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         compile_catalogs(Path(self.root))
+        if self.target_name != "wheel":
+            return
+        if compile_speedups(Path(self.root), self.app.display_warning) is not None:
+            # The wheel now holds a compiled file: tag it for this Python and platform.
+            build_data["pure_python"] = False
+            build_data["infer_tag"] = True
