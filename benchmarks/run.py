@@ -26,6 +26,11 @@ the same process, one engine after the other):
    aces to sevens, is answered by all three engines and the answers must agree; any
    mismatch makes the script exit with status 1.
 
+box-gin's rows time its default, pure-Python path.  When the optional compiled extension
+is built (``box_gin.speedups.available()``), ``best_melds``, ``best_discards`` and complete
+hands are timed again in the same run with ``box_gin.speedups.use_compiled()``: rows and
+ratios marked "compiled (opt-in)"; their answers join the exactness check.
+
 Cards are converted to each library's own representation before any timing starts.
 """
 
@@ -42,7 +47,8 @@ import resource
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,6 +62,11 @@ from box_gin.cards import BY_INDEX, Card  # noqa: E402
 from box_gin.hand import Hand  # noqa: E402
 from box_gin.knocking import best_discards  # noqa: E402
 from box_gin.melds import best_melds, min_deadwood_mask  # noqa: E402
+
+try:  # the optional compiled path (off by default)
+    from box_gin import speedups as _speedups
+except ImportError:  # pragma: no cover - older engines
+    _speedups = None  # type: ignore[assignment]
 
 try:  # the mask-level kernel shared by best_discards and Hand.legal_actions
     from box_gin.melds import _deadwood_after_discards as _bg_discard_kernel
@@ -125,6 +136,37 @@ def best_of(repeats: int, fn: Callable[[Any], Any], arg: Any) -> tuple[float, An
 
 # ---------------------------------------------------------------------------
 # box-gin
+
+COMPILED = "compiled (opt-in)"
+
+
+def compiled_available() -> bool:
+    """Whether box-gin's optional compiled path is built and can be switched on."""
+    return _speedups is not None and _speedups.available()
+
+
+@contextmanager
+def on_path(compiled: bool) -> Iterator[None]:
+    """Run the block on box-gin's pure-Python path or its compiled one, then restore."""
+    if _speedups is None or not _speedups.available():
+        if compiled:
+            raise RuntimeError("box-gin's compiled path is not available")
+        yield
+        return
+    before = _speedups.enabled()
+    _speedups.use_compiled(compiled)
+    try:
+        yield
+    finally:
+        _speedups.use_compiled(before)
+
+
+def best_on(compiled: bool, repeats: int, fn: Callable[[Any], Any], arg: Any
+            ) -> tuple[float, Any]:
+    """:func:`best_of` on one of box-gin's paths."""
+    with on_path(compiled):
+        return best_of(repeats, fn, arg)
+
 
 def bg_cards(hands: list[list[int]]) -> list[tuple[Card, ...]]:
     """Hands as tuples of box-gin cards."""
@@ -355,14 +397,22 @@ def cross_check(hands10: list[list[int]], hands11: list[list[int]],
     """Untimed: answer every hand with every engine and compare.  Without peers, box-gin's
     public functions are compared with its own kernels only."""
     ex = Exactness()
-    answers10: dict[str, list[int]] = {
-        "box-gin best_melds": bg_best_melds(bg_cards(hands10)),
-        "box-gin min_deadwood_mask": bg_min_deadwood(bg_masks(hands10)),
-    }
-    answers11: dict[str, list[dict[int, int]]] = {
-        "box-gin best_discards": bg_discard_values(bg_best_discards(bg_cards(hands11))),
-        "box-gin kernel": bg_kernel_values(bg_discard_kernel(bg_masks(hands11))),
-    }
+    with on_path(False):
+        answers10: dict[str, list[int]] = {
+            "box-gin best_melds": bg_best_melds(bg_cards(hands10)),
+            "box-gin min_deadwood_mask": bg_min_deadwood(bg_masks(hands10)),
+        }
+        answers11: dict[str, list[dict[int, int]]] = {
+            "box-gin best_discards": bg_discard_values(bg_best_discards(bg_cards(hands11))),
+            "box-gin kernel": bg_kernel_values(bg_discard_kernel(bg_masks(hands11))),
+        }
+    if compiled_available():
+        with on_path(True):
+            answers10[f"box-gin best_melds, {COMPILED}"] = bg_best_melds(bg_cards(hands10))
+            answers10[f"box-gin min_deadwood_mask, {COMPILED}"] = \
+                bg_min_deadwood(bg_masks(hands10))
+            answers11[f"box-gin best_discards, {COMPILED}"] = \
+                bg_discard_values(bg_best_discards(bg_cards(hands11)))
     if with_peers:
         answers10["OpenSpiel"] = os_min_deadwood(hands10)
         answers10["RLCard"] = rl_best_melds(rl_cards(hands10))
@@ -407,8 +457,9 @@ def memory_child(n: int) -> None:
 
 
 def measure_memory(n: int) -> dict[str, Any]:
+    env = {**os.environ, "BOX_GIN_COMPILED": "0"}  # the default, pure-Python path
     out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--memory-child",
-                          str(n)], capture_output=True, text=True, check=True)
+                          str(n)], capture_output=True, text=True, check=True, env=env)
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
 
@@ -453,6 +504,7 @@ def run(sizes: Sizes, quick: bool, with_peers: bool = True) -> Results:
 
     rng = random.Random(20240601)
     R = sizes.repeats
+    compiled = compiled_available()
     h10 = random_hands(rng, sizes.melds_hands, 10)
     h11 = random_hands(rng, sizes.discard_hands, 11)
     d10 = random_hands(rng, sizes.dense_melds, 10, LOW_POOL)
@@ -463,12 +515,16 @@ def run(sizes: Sizes, quick: bool, with_peers: bool = True) -> Results:
     W1 = "10-card best melds"
     log(f"{W1}: {len(h10)} random hands, best of {R}")
     a10: dict[str, list[int]] = {}
-    t, a10["box-gin best_melds"] = best_of(R, bg_best_melds, bg_cards(h10))
+    t, a10["box-gin best_melds"] = best_on(False, R, bg_best_melds, bg_cards(h10))
     res.rows.append(Row(W1, "box-gin best_melds", len(h10) / t, "hands/s",
                         "whole arrangement (melds + deadwood) from Card tuples"))
-    t, a10["box-gin min_deadwood_mask"] = best_of(R, bg_min_deadwood, bg_masks(h10))
+    t, a10["box-gin min_deadwood_mask"] = best_on(False, R, bg_min_deadwood, bg_masks(h10))
     res.rows.append(Row(W1, "box-gin min_deadwood_mask", len(h10) / t, "hands/s",
                         "value only, from a 52-bit mask"))
+    if compiled:
+        t, a10["compiled best_melds"] = best_on(True, R, bg_best_melds, bg_cards(h10))
+        res.rows.append(Row(W1, f"box-gin best_melds, {COMPILED}", len(h10) / t, "hands/s",
+                            "the same call after box_gin.speedups.use_compiled()"))
     if with_peers:
         t, a10["OpenSpiel"] = best_of(R, os_min_deadwood, h10)
         res.rows.append(Row(W1, "OpenSpiel min_deadwood (C++)", len(h10) / t, "hands/s",
@@ -482,11 +538,16 @@ def run(sizes: Sizes, quick: bool, with_peers: bool = True) -> Results:
     W2 = "11-card best discard"
     log(f"{W2}: {len(h11)} random hands, best of {R}")
     a11: dict[str, list[dict[int, int]]] = {}
-    t, out = best_of(R, bg_best_discards, bg_cards(h11))
+    t, out = best_on(False, R, bg_best_discards, bg_cards(h11))
     a11["box-gin best_discards"] = bg_discard_values(out)
     res.rows.append(Row(W2, "box-gin best_discards", len(h11) / t, "hands/s",
                         "public DiscardAnalysis from Card tuples"))
-    t, out = best_of(R, bg_discard_kernel, bg_masks(h11))
+    if compiled:
+        t, out = best_on(True, R, bg_best_discards, bg_cards(h11))
+        a11["compiled best_discards"] = bg_discard_values(out)
+        res.rows.append(Row(W2, f"box-gin best_discards, {COMPILED}", len(h11) / t,
+                            "hands/s", "the same call after box_gin.speedups.use_compiled()"))
+    t, out = best_on(False, R, bg_discard_kernel, bg_masks(h11))
     a11["box-gin kernel"] = bg_kernel_values(out)
     res.rows.append(Row(W2, "box-gin _deadwood_after_discards", len(h11) / t, "hands/s",
                         "mask-level kernel behind best_discards"))
@@ -514,9 +575,14 @@ def run(sizes: Sizes, quick: bool, with_peers: bool = True) -> Results:
     W3 = "complete random hands"
     n, nr = sizes.play_hands, sizes.play_hands_rlcard
     log(f"{W3}: {n} hands (RLCard {nr}), best of {R}")
-    t, (dec, drawn) = best_of(R, bg_play, n)
+    t, (dec, drawn) = best_on(False, R, bg_play, n)
     res.rows.append(Row(W3, "box-gin Hand", n / t, "hands/s",
                         f"{dec / n:.0f} decisions/hand, {100 * drawn / n:.0f}% drawn"))
+    if compiled:
+        t, played = best_on(True, R, bg_play, n)
+        assert played == (dec, drawn), "the compiled path played different hands"
+        res.rows.append(Row(W3, f"box-gin Hand, {COMPILED}", n / t, "hands/s",
+                            "the same hands after box_gin.speedups.use_compiled()"))
     if with_peers:
         t, (dec, drawn) = best_of(R, os_play, n)
         res.rows.append(Row(W3, "OpenSpiel gin_rummy", n / t, "hands/s",
@@ -546,6 +612,21 @@ def run(sizes: Sizes, quick: bool, with_peers: bool = True) -> Results:
               TARGETS["hands_vs_openspiel"])
         ratio("hands / RLCard", W3, "box-gin Hand", "RLCard gin-rummy env",
               TARGETS["hands_vs_rlcard"])
+        if compiled:
+            c = f", {COMPILED}"
+            ratio(f"{COMPILED}: best_melds / OpenSpiel min_deadwood", W1,
+                  "box-gin best_melds" + c, "OpenSpiel min_deadwood (C++)",
+                  TARGETS["melds_vs_openspiel"])
+            ratio(f"{COMPILED}: best_melds / RLCard", W1, "box-gin best_melds" + c,
+                  "RLCard get_best_meld_clusters", TARGETS["melds_vs_rlcard"])
+            ratio(f"{COMPILED}: best_discards / OpenSpiel", W2, "box-gin best_discards" + c,
+                  "OpenSpiel 11 x min_deadwood (C++)", TARGETS["discards_vs_openspiel"])
+            ratio(f"{COMPILED}: best_discards / RLCard", W2, "box-gin best_discards" + c,
+                  "RLCard 11 x get_best_meld_clusters", TARGETS["discards_vs_rlcard"])
+            ratio(f"{COMPILED}: hands / OpenSpiel", W3, "box-gin Hand" + c,
+                  "OpenSpiel gin_rummy", TARGETS["hands_vs_openspiel"])
+            ratio(f"{COMPILED}: hands / RLCard", W3, "box-gin Hand" + c,
+                  "RLCard gin-rummy env", TARGETS["hands_vs_rlcard"])
     res.seconds = time.perf_counter() - t_start
     return res
 
