@@ -132,7 +132,9 @@ def test_complete_hands_agree() -> None:
 
 
 def test_use_compiled_swaps_and_restores() -> None:
-    pure_code = best_melds.__code__
+    with path(False):
+        pure_code = best_melds.__code__
+        assert pure_code is not _best_melds_compiled.__code__
     with path(True):
         assert speedups.enabled()
         assert best_melds.__code__ is _best_melds_compiled.__code__
