@@ -27,6 +27,7 @@ import warnings
 from types import CodeType, FunctionType
 
 from . import hand, knocking, melds
+from .i18n import _
 
 __all__ = ["available", "enabled", "use_compiled"]
 
@@ -68,10 +69,10 @@ def use_compiled(on: bool = True) -> None:
     """
     global _enabled
     if on and not available():
-        raise RuntimeError(
+        raise RuntimeError(_(
             "box-gin's compiled path is not available: the extension box_gin._speedups was "
             "not built (it needs a C compiler at install time; reinstall with one, e.g. "
-            "pip install -e .). The pure-Python path is in use.")
+            "pip install -e .). The pure-Python path is in use."))
     for function, pure, compiled in _SWAPS:
         function.__code__ = compiled if on else pure
     _enabled = bool(on)
@@ -81,5 +82,5 @@ if os.environ.get("BOX_GIN_COMPILED", "").strip() == "1":
     if available():
         use_compiled(True)
     else:
-        warnings.warn("BOX_GIN_COMPILED=1, but the compiled extension box_gin._speedups is "
-                      "not built: using the pure-Python path", RuntimeWarning, stacklevel=2)
+        warnings.warn(_("BOX_GIN_COMPILED=1, but the compiled extension box_gin._speedups is "
+                        "not built: using the pure-Python path"), RuntimeWarning, stacklevel=2)
