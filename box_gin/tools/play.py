@@ -19,6 +19,7 @@ separated by a comma), ``BOX_GIN_RULES`` (a name in :data:`box_gin.PRESETS`) and
 from __future__ import annotations
 
 import argparse
+import html
 import os
 import random
 import signal
@@ -204,9 +205,11 @@ def _make_app_class() -> type[Any]:
                                 self.rules_choice, self.target, start])
             self.form.add_class("bg-setup")
             self.app_style = w.HTML(APP_STYLE)
+            self.intro = w.HTML()
+            self.intro.add_class("bg-intro")
             self.table: GameTable | None = None
             self.table_box = w.VBox([])
-            self._start([self.app_style, self.form, self.table_box])
+            self._start([self.app_style, self.intro, self.form, self.table_box])
 
         def settings(self) -> Settings:
             """The settings the form shows now."""
@@ -236,6 +239,12 @@ def _make_app_class() -> type[Any]:
 
         def render(self) -> None:
             self.buttons["start"].description = self._labels()["start"]
+            howto = _("Choose your seat and the bots, then press {deal}. Click a card, then "
+                      "{discard} or {knock}; as captain you may press {advice}.").format(
+                deal=_("Deal"), discard=_("Discard"), knock=_("Knock"),
+                advice=_("Ask the sitter"))
+            title = _("Box gin")
+            self.intro.value = f"<h1>{html.escape(title)}</h1><p>{html.escape(howto)}</p>"
             self.name.description = _("Your name")
             self.seat.description = _("Your seat")
             seat_names = {"cut": _("by the cut"), "box": Role.BOX.label,

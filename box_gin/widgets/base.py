@@ -135,7 +135,7 @@ class BoxGinWidget(w.VBox):  # type: ignore[misc]
 
     def _button(self, key: str, handler: Callable[[], None]) -> w.Button:
         """A named button with CSS classes ``bg-btn`` and ``bg-btn-<key>``."""
-        button = w.Button()
+        button = w.Button(layout=w.Layout(width="auto", min_width="8em"))
         button.add_class("bg-btn")
         button.add_class(css_key(key))
         button.on_click(lambda _b: handler())

@@ -9,6 +9,7 @@ True
 from __future__ import annotations
 
 import io
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 
 import ipywidgets as w
@@ -382,6 +383,21 @@ def _esc(text: str) -> str:
     return html.escape(text)
 
 
+def _is_rtl_char(ch: str) -> bool:
+    return unicodedata.bidirectional(ch) in ("R", "AL")
+
+
+def visual_order(text: str) -> str:
+    """``text`` in the order its glyphs are drawn, for a renderer that knows no right to
+    left (matplotlib): words that hold right-to-left letters are reversed, and so is the
+    order of the words; left-to-right text comes back unchanged."""
+    if not any(_is_rtl_char(ch) for ch in text):
+        return text
+    words = text.split(" ")
+    return " ".join(w[::-1] if any(_is_rtl_char(ch) for ch in w) else w
+                    for w in reversed(words))
+
+
 def chart_png(series: Mapping[str, Sequence[int]], target: int) -> bytes:
     """A line chart of cumulative scores by hand, as PNG bytes (the same every time)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -392,13 +408,13 @@ def chart_png(series: Mapping[str, Sequence[int]], target: int) -> bytes:
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
     for name, values in series.items():
-        ax.plot(range(len(values)), values, marker="o", label=name)
+        ax.plot(range(len(values)), values, marker="o", label=visual_order(name))
     ax.axhline(target, color="grey", linestyle="--", linewidth=1)
     hands = max((len(v) for v in series.values()), default=1) - 1
     ax.set_xlim(-0.2, max(hands, 1) + 0.2)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel(_("hand"))
-    ax.set_ylabel(_("cumulative score"))
+    ax.set_xlabel(visual_order(_("hand")))
+    ax.set_ylabel(visual_order(_("cumulative score")))
     ax.legend(loc="upper left")
     fig.tight_layout()
     buf = io.BytesIO()
