@@ -33,8 +33,11 @@ $(VENV)/.stamp-bench: pyproject.toml $(VENV)/.stamp-test
 	$(PY) -m pip install --quiet -e '.[test,bench]'
 	touch $@
 
+# Jupyter refuses to run as root unless told; containers often run as root.
+AS_ROOT := $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True)
+
 lab: $(VENV)/.stamp-notebooks
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab notebooks/ $(AS_ROOT)
 
 lint: $(VENV)/.stamp-test
 	$(BIN)/ruff check box_gin tests benchmarks
