@@ -82,8 +82,10 @@ class Kata:
     hide: tuple[tuple[str, str], ...] = ()
     #: The parameter names, for showing a call.
     params: tuple[str, ...] = ()
-    #: How many hidden tests the checker adds.
+    #: How many fixed hidden tests the checker adds (the same every run).
     hidden_count: int = 100
+    #: How many more the checker draws afresh from each run's secret seed.
+    fresh_count: int = 50
     #: Seconds one call may take.
     call_timeout: float = 2.0
 
@@ -95,8 +97,20 @@ class Kata:
             return Raised(type(exc).__name__, True, str(exc))
 
     def hidden_cases(self) -> list[Args]:
-        """The hidden tests: the same every run (a fixed seed per kata)."""
+        """The fixed hidden tests: the same every run (a fixed seed per kata)."""
         return _hidden_cases(self)
+
+    def fresh_cases(self, seed: int) -> list[Args]:
+        """The hidden tests drawn afresh for one grading run, from that run's ``seed``
+        (secret unless the instructor sets it): a table of answers made from the
+        installed package cannot know them."""
+        cases = self.random_cases(self.fresh_count, seed=seed)
+        return sorted(cases, key=self.size)
+
+    def graded_cases(self, seed: int) -> list[Args]:
+        """Everything a grading run with ``seed`` judges, in order: the public tests,
+        the fixed hidden tests, then the fresh ones."""
+        return [*self.public, *self.hidden_cases(), *self.fresh_cases(seed)]
 
     def random_cases(self, n: int, seed: int) -> list[Args]:
         """``n`` inputs from the generator with a seeded ``random.Random``."""
