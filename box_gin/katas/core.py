@@ -24,9 +24,13 @@ Args = tuple[Any, ...]
 
 @dataclass(frozen=True, slots=True)
 class Returned:
-    """The learner's function returned ``value`` (decoded to plain data and cards)."""
+    """The learner's function returned ``value`` (decoded to plain data and cards).
+
+    ``changed`` names the arguments the function changed in place (it must leave its
+    inputs alone: the caller still needs them)."""
 
     value: Any
+    changed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +104,10 @@ class Kata:
         """The fixed hidden tests: the same every run (a fixed seed per kata)."""
         return _hidden_cases(self)
 
+    def hidden_expected(self) -> list[Any]:
+        """The expected answers of :meth:`hidden_cases`, computed once."""
+        return _hidden_expected(self)
+
     def fresh_cases(self, seed: int) -> list[Args]:
         """The hidden tests drawn afresh for one grading run, from that run's ``seed``
         (secret unless the instructor sets it): a table of answers made from the
@@ -123,6 +131,11 @@ class Kata:
 def _hidden_cases(kata: Kata) -> list[Args]:
     cases = kata.random_cases(kata.hidden_count, seed=2024)
     return sorted(cases, key=kata.size)
+
+
+@cache
+def _hidden_expected(kata: Kata) -> list[Any]:
+    return [kata.expected(a) for a in kata.hidden_cases()]
 
 
 # -- showing values -----------------------------------------------------------------
@@ -183,6 +196,9 @@ def expected_text(kata: Kata, args: Args, expected: Any) -> str:
 
 def problem(kata: Kata, args: Args, expected: Any, outcome: Outcome) -> str | None:
     """Why ``outcome`` is wrong for ``args``, or None when it is right."""
+    if isinstance(outcome, Raised) and outcome.type_name == "NotImplementedError":
+        return _("the function is not written yet: replace "
+                 "`raise NotImplementedError()` with your code")
     if isinstance(expected, Raised):
         if isinstance(outcome, Raised) and outcome.value_error:
             return None
@@ -196,10 +212,10 @@ def problem(kata: Kata, args: Args, expected: Any, outcome: Outcome) -> str | No
         return _("it took too long: look for a loop that never ends, or a search that "
                  "tries far too many possibilities")
     if isinstance(outcome, Raised):
-        if outcome.type_name == "NotImplementedError":
-            return _("the function is not written yet: replace "
-                     "`raise NotImplementedError()` with your code")
         return _("it raised an exception on a valid input")
+    if outcome.changed:
+        return _("your function changed its argument {name}: leave the inputs as they "
+                 "are, since the caller still needs them").format(name=outcome.changed[0])
     return kata.judge(args, expected, outcome.value)
 
 
@@ -256,22 +272,73 @@ def judge_cases(kata: Kata, cases: Sequence[Args], outcomes: Sequence[Outcome],
     return out
 
 
+def cards_of(value: Any) -> Iterator[Card]:
+    """Every card in a value, in order (inside lists, tuples and dicts)."""
+    if isinstance(value, Card):
+        yield value
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from cards_of(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from cards_of(v)
+
+
+def plainness(args: Args) -> tuple[int, int, int]:
+    """How plain an input's cards are, the plainest least: lower ranks, then the
+    earlier suits, then fewer cards out of order; a dict's keys out of order count too."""
+    cards = list(cards_of(args))
+    ranks = sum(c.rank for c in cards)
+    suits = sum(int(c.suit) for c in cards)
+    order = [c.index for c in cards]
+    for a in args:
+        if isinstance(a, dict):
+            keys = [str(k) for k in a]
+            order += [sorted(keys).index(k) + 100 for k in keys]
+    inversions = sum(1 for i, x in enumerate(order) for y in order[i + 1:] if x > y)
+    return ranks, suits, inversions
+
+
+def shrink_key(kata: Kata, args: Args) -> tuple[int, tuple[int, int, int]]:
+    """Which of two inputs is simpler: fewer cards first, then plainer cards."""
+    return kata.size(args), plainness(args)
+
+
+#: Candidates tried at most in one round of shrinking.
+SHRINK_BATCH = 80
+
+
 def shrink_failure(kata: Kata, failure: Failure, oracle: Oracle, *, rounds: int = 40
                    ) -> Failure:
-    """A smaller input that still fails, found greedily: try the candidates of
-    ``kata.shrink`` (smallest first), keep the first that fails, repeat."""
+    """A simpler input that still fails, found greedily: try the candidates of
+    ``kata.shrink`` (cards removed, cards made plainer, cards reordered), simplest
+    first, keep the simplest that fails, repeat.  An input that must be rejected
+    is only shrunk to another that must be, a valid one to a valid one.  A failed
+    public test stays marked public (its input is then the smallest found from it)."""
     best = failure
+    rejected = isinstance(failure.expected, Raised)
     for _round in range(rounds):
-        candidates = sorted(kata.shrink(best.args), key=kata.size)
-        candidates = [c for c in candidates if kata.size(c) < kata.size(best.args)][:60]
+        key = shrink_key(kata, best.args)
+        seen: set[str] = set()
+        candidates: list[Args] = []
+        for c in kata.shrink(best.args):
+            text = repr(c)
+            if text not in seen and shrink_key(kata, c) < key:
+                seen.add(text)
+                candidates.append(c)
+        candidates.sort(key=lambda c: shrink_key(kata, c))
+        expected = [kata.expected(c) for c in candidates]
+        keep = [i for i, e in enumerate(expected) if isinstance(e, Raised) == rejected]
+        candidates = [candidates[i] for i in keep][:SHRINK_BATCH]
+        expected = [expected[i] for i in keep][:SHRINK_BATCH]
         if not candidates:
             break
-        outcomes = oracle(candidates)
-        found = judge_cases(kata, candidates, outcomes)
+        found = judge_cases(kata, candidates, oracle(candidates), expected)
         if not found:
             break
-        smaller = min(found, key=lambda f: kata.size(f.args))
-        best = Failure(smaller.args, smaller.outcome, smaller.expected, smaller.problem)
+        smaller = min(found, key=lambda f: shrink_key(kata, f.args))
+        best = Failure(smaller.args, smaller.outcome, smaller.expected, smaller.problem,
+                       public=failure.public)
     return best
 
 

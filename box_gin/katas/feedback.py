@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import html
+import secrets
 import signal
 import threading
 import time
@@ -38,6 +39,7 @@ from .core import (
     outcome_text,
     problem,
     shrink_failure,
+    shrink_key,
 )
 from .specs import BY_NAME, KATAS
 
@@ -113,8 +115,10 @@ class _Alarm(BaseException):
     pass
 
 
-def call_once(fn: Callable[..., Any], args: Args, timeout: float) -> Outcome:
-    """Call ``fn`` on a copy of ``args``; its result as plain data, or what went wrong."""
+def call_once(fn: Callable[..., Any], args: Args, timeout: float,
+              params: Sequence[str] = ()) -> Outcome:
+    """Call ``fn`` on a copy of ``args``; its result as plain data (with the names of
+    the arguments it changed in place), or what went wrong."""
     use_alarm = threading.current_thread() is threading.main_thread() and hasattr(
         signal, "setitimer")
     previous: Any = None
@@ -126,9 +130,12 @@ def call_once(fn: Callable[..., Any], args: Args, timeout: float) -> Outcome:
         previous = signal.signal(signal.SIGALRM, ring)
         signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
-        value = fn(*copy.deepcopy(args))
+        given = copy.deepcopy(args)
+        value = fn(*given)
         data = encode(value, card_type=Card, card_text=repr)
-        return Returned(decode(data, card_of=_CARD_BY_TEXT.__getitem__))
+        changed = tuple(params[i] if i < len(params) else str(i)
+                        for i, (a, b) in enumerate(zip(given, args, strict=True)) if a != b)
+        return Returned(decode(data, card_of=_CARD_BY_TEXT.__getitem__), changed)
     except _Alarm:
         return TimedOut(timeout)
     except RecursionError:
@@ -146,7 +153,7 @@ def local_oracle(fn: Callable[..., Any], kata: Kata) -> Callable[[Sequence[Args]
 
     def oracle(cases: Sequence[Args]) -> list[Outcome]:
         with engine_answers_hidden(kata.hide):
-            return [call_once(fn, args, kata.call_timeout) for args in cases]
+            return [call_once(fn, args, kata.call_timeout, kata.params) for args in cases]
 
     return oracle
 
@@ -212,9 +219,12 @@ def _search_random(kata: Kata, oracle: Callable[[Sequence[Args]], list[Outcome]]
     return len(cases), (min(failures, key=lambda f: kata.size(f.args)) if failures else None)
 
 
-def run_check(fn: Callable[..., Any], kata: Kata, *, examples: int = SEARCH_EXAMPLES
-              ) -> KataResult:
-    """Judge ``fn`` as an answer to ``kata``, in this process."""
+def run_check(fn: Callable[..., Any], kata: Kata, *, examples: int = SEARCH_EXAMPLES,
+              seed: int | None = None) -> KataResult:
+    """Judge ``fn`` as an answer to ``kata``, in this process, as the checker would: the
+    public tests, the checker's fixed hidden tests, fresh ones drawn from the same
+    generators (from ``seed``, a new random one by default), then a search.  The first
+    stage with a failure gives the verdict, its simplest failure shrunk."""
     uses = engine_uses(fn)
     if uses:
         return KataResult(kata, False, note=blocked_note(uses))
@@ -222,12 +232,22 @@ def run_check(fn: Callable[..., Any], kata: Kata, *, examples: int = SEARCH_EXAM
     public = list(kata.public)
     failures = judge_cases(kata, public, oracle(public), public=len(public))
     if failures:
-        return KataResult(kata, False, len(public), 0, False, failures[0])
+        first = min(failures, key=lambda f: shrink_key(kata, f.args))
+        return KataResult(kata, False, len(public), 0, False,
+                          shrink_failure(kata, first, oracle))
+    fresh = kata.fresh_cases(secrets.randbits(32) if seed is None else seed)
+    hidden = kata.hidden_cases() + fresh
+    expected = kata.hidden_expected() + [kata.expected(a) for a in fresh]
+    failures = judge_cases(kata, hidden, oracle(hidden), expected)
+    if failures:
+        first = min(failures, key=lambda f: shrink_key(kata, f.args))
+        return KataResult(kata, False, len(public), len(hidden), False,
+                          shrink_failure(kata, first, oracle))
     tried, failure = search(kata, oracle, examples)
     if failure is not None:
         failure = shrink_failure(kata, failure, oracle)
-        return KataResult(kata, False, len(public), tried, False, failure)
-    return KataResult(kata, True, len(public), tried, False)
+        return KataResult(kata, False, len(public), len(hidden) + tried, False, failure)
+    return KataResult(kata, True, len(public), len(hidden) + tried, False)
 
 
 def blocked_note(uses: Sequence[str]) -> str:

@@ -21,7 +21,7 @@ from ..melds import is_run as engine_is_run
 from ..melds import is_set as engine_is_set
 from ..rules import DRAW_AT_STOCK
 from ..scoring import score_hand as engine_score_hand
-from .core import Args, Kata, fmt
+from .core import Args, Kata, cards_of, fmt
 from .draw import Draw, any_cards, dense_cards
 
 ROLES = ("box", "captain", "sitter")
@@ -68,12 +68,61 @@ def _without(cards: list[Card], i: int) -> list[Card]:
 
 
 def _shrink_cards(args: Args, *, position: int = 0, least: int = 0) -> Iterator[Args]:
-    """Every input with one card fewer in argument ``position``."""
+    """Simpler inputs near ``args``, varying the cards of argument ``position``: one card
+    fewer, one card plainer (an ace or one rank lower, or an earlier suit), two
+    neighbours swapped into order, or the cards sorted."""
     cards = list(args[position])
-    if len(cards) <= least:
-        return
-    for i in range(len(cards)):
-        yield (*args[:position], _without(cards, i), *args[position + 1:])
+
+    def with_cards(new: list[Card]) -> Args:
+        return (*args[:position], new, *args[position + 1:])
+
+    if len(cards) > least:
+        for i in range(len(cards)):
+            yield with_cards(_without(cards, i))
+    taken = set(cards_of(args))
+    for i, c in enumerate(cards):
+        plainer = {CARDS[(c.suit, 1)], CARDS[(c.suit, max(1, c.rank - 1))],
+                   CARDS[(Suit.CLUBS, c.rank)], CARDS[(Suit(max(0, c.suit - 1)), c.rank)]}
+        for p in sorted(plainer - taken):
+            yield with_cards([*cards[:i], p, *cards[i + 1:]])
+    yield from _relabelled(args)
+    for i in range(len(cards) - 1):
+        if cards[i + 1] < cards[i]:
+            yield with_cards([*cards[:i], cards[i + 1], cards[i], *cards[i + 2:]])
+    if cards != sorted(cards):
+        yield with_cards(sorted(cards))
+
+
+def _map_cards(value: Any, f: Any) -> Any:
+    if isinstance(value, Card):
+        return f(value)
+    if isinstance(value, list):
+        return [_map_cards(v, f) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_map_cards(v, f) for v in value)
+    if isinstance(value, dict):
+        return {k: _map_cards(v, f) for k, v in value.items()}
+    return value
+
+
+def _relabelled(args: Args) -> Iterator[Args]:
+    """The same input with every card one rank lower, or two suits swapped throughout:
+    what makes it a meld or not stays, the cards get plainer."""
+    cards = list(cards_of(args))
+    if cards and min(c.rank for c in cards) > 1:
+        yield _map_cards(args, lambda c: CARDS[(c.suit, c.rank - 1)])
+    suits = sorted({c.suit for c in cards})
+    for high in suits:
+        for low in range(high):
+            swap = {high: Suit(low), low: Suit(high)}
+            yield _map_cards(args, lambda c, swap=swap: CARDS[(swap.get(c.suit, c.suit), c.rank)])
+
+
+def _shrink_one_card(args: Args) -> Iterator[Args]:
+    """Plainer cards in place of a lone card argument."""
+    for (cards,) in _shrink_cards(([args[0]],)):
+        if len(cards) == 1:
+            yield (cards[0], *args[1:])
 
 
 def _least(cards: list[Card]) -> int:
@@ -196,6 +245,20 @@ def _gen_cut(d: Draw) -> Args:
 
     place(list(cuts), 0)
     return (cuts,)
+
+
+def _shrink_cut(args: Args) -> Iterator[Args]:
+    """The same cut with plainer suits (ranks, which decide, stay): no card twice in a
+    round, since each round is cut from a fresh deck."""
+    cuts = args[0]
+    for name, cards in cuts.items():
+        for j, c in enumerate(cards):
+            in_round = {other[j] for n, other in cuts.items() if n != name and len(other) > j}
+            for suit in range(c.suit):
+                p = CARDS[(Suit(suit), c.rank)]
+                if p not in in_round:
+                    yield ({**cuts, name: [*cards[:j], p, *cards[j + 1:]]},)
+                    break
 
 
 def _cut_reference(cuts: dict[str, list[Card]]) -> dict[str, str]:
@@ -425,6 +488,11 @@ def _shrink_lay_off(args: Args) -> Iterator[Args]:
     if len(melds) > 1:
         for i in range(len(melds)):
             yield (melds[:i] + melds[i + 1:], cards, gin)
+    for i, meld in enumerate(melds):  # a shorter knocker meld: a set's fourth card, a run's end
+        if len(meld) > 3:
+            ends = (0, len(meld) - 1) if len({c.rank for c in meld}) > 1 else range(len(meld))
+            for j in ends:
+                yield ([*melds[:i], _without(meld, j), *melds[i + 1:]], cards, gin)
 
 
 def _gen_score(d: Draw) -> Args:
@@ -451,6 +519,8 @@ def _judge_score(args: Args, expected: Any, got: Any) -> str | None:
 
 def _shrink_score(args: Args) -> Iterator[Args]:
     k, dd, gin = args
+    if k > 0 and dd > 0:
+        yield (k - 1, dd - 1, gin)
     for smaller in (0, dd // 2, dd - 1):
         if 0 <= smaller < dd:
             yield (k, smaller, gin)
@@ -478,6 +548,11 @@ def _next_roles_reference(roles: dict[str, str], scorer: str | None) -> dict[str
     if scorer == "captain":
         return {"box": captain, "captain": sitter, "sitter": box}
     raise ValueError(f"scorer is 'box', 'captain' or None, not {scorer!r}")
+
+
+def _shrink_roles(args: Args) -> Iterator[Args]:
+    roles, scorer = args
+    yield ({r: roles[r] for r in ROLES}, scorer)
 
 
 def _judge_next_roles(args: Args, expected: Any, got: Any) -> str | None:
@@ -558,6 +633,7 @@ KATAS: tuple[Kata, ...] = (
         generate=lambda d: (d.choice(full_deck()),),
         reference=lambda card: card.value,
         judge=_judge_card_value, size=lambda args: 1,
+        shrink=_shrink_one_card,
         hide=(("Card", "value"), ("cards", "card_value")),
     ),
     Kata(
@@ -595,7 +671,7 @@ KATAS: tuple[Kata, ...] = (
                 ({"Ada": _c("5C 2H"), "Ben": _c("5D JS"), "Cy": _c("5H 7C")},),
                 ({"Ada": _c("AS AH 4D"), "Ben": _c("KC"), "Cy": _c("AD AC 9S")},)),
         generate=_gen_cut, reference=_cut_reference, judge=_judge_roles,
-        size=lambda args: sum(len(v) for v in args[0].values()),
+        size=lambda args: sum(len(v) for v in args[0].values()), shrink=_shrink_cut,
     ),
     Kata(
         name="is_set", notebook=2, points=1, params=("cards",),
@@ -714,7 +790,7 @@ KATAS: tuple[Kata, ...] = (
                 ({"box": "Ada", "captain": "Ben", "sitter": "Cy"}, "captain"),
                 ({"box": "Ada", "captain": "Ben", "sitter": "Cy"}, None)),
         generate=_gen_roles, reference=_next_roles_reference, judge=_judge_next_roles,
-        size=lambda args: 0,
+        size=lambda args: 0, shrink=_shrink_roles,
     ),
     Kata(
         name="is_drawn", notebook=5, points=1, params=("stock_size", "knocked"),
