@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
-import random
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,9 +14,9 @@ import pytest
 from box_gin import Card, best_melds
 from box_gin.checker.wire import Opaque, decode, encode
 from box_gin.katas import BY_NAME, KATAS, check
-from box_gin.katas.core import Raised, Returned, fmt, problem
-from box_gin.katas.draw import RandomDraw
+from box_gin.katas.core import Raised, Returned, cards_of, fmt, problem
 from box_gin.katas.feedback import CheckResult, engine_uses, run_check
+from box_gin.melds import is_run as engine_is_run
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,18 +62,67 @@ def test_a_stub_fails_and_says_it_is_not_written(kata):
     assert "not written yet" in result.feedback()
 
 
+def _digest_of_hidden_cases() -> str:
+    return hashlib.sha256(repr([k.hidden_cases() for k in KATAS]).encode()).hexdigest()
+
+
+def test_fixed_hidden_cases_are_the_same_in_another_process():
+    code = ("import hashlib; from box_gin.katas import KATAS; print(hashlib.sha256(repr("
+            "[k.hidden_cases() for k in KATAS]).encode()).hexdigest())")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "123"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, check=True).stdout.strip()
+    assert out == _digest_of_hidden_cases()
+
+
 @pytest.mark.parametrize("kata", KATAS, ids=lambda k: k.name)
-def test_generated_inputs_are_valid_and_hidden_tests_fixed(kata):
-    draw = RandomDraw(random.Random(5))
-    for _ in range(50):
-        args = kata.generate(draw)
-        for arg in args:
-            if isinstance(arg, list) and arg and isinstance(arg[0], Card):
-                assert len(set(arg)) == len(arg)
-        kata.expected(args)
-    assert kata.hidden_cases() == kata.random_cases(kata.hidden_count, 2024) or \
-        sorted(map(repr, kata.hidden_cases())) == sorted(
-            map(repr, kata.random_cases(kata.hidden_count, 2024)))
+def test_fresh_cases_differ_by_seed_and_are_valid(kata):
+    one, two = kata.fresh_cases(1), kata.fresh_cases(2)
+    assert len(one) == len(two) == kata.fresh_count
+    assert one == kata.fresh_cases(1)
+    if kata.name != "card_value":  # 52 cards: two seeds may draw alike
+        assert repr(one) != repr(two)
+    assert kata.graded_cases(1) == [*kata.public, *kata.hidden_cases(), *one]
+    for args in [*kata.hidden_cases(), *one]:
+        if kata.name != "roles_from_cut":  # re-cuts come from a fresh deck
+            cards = list(cards_of(args))
+            assert len(set(cards)) == len(cards), args
+        kata.expected(args)  # the reference answers, or rejects with a ValueError
+
+
+def test_a_function_that_changes_its_argument_fails():
+    solution = SOLUTIONS["lay_off"]
+
+    def lay_off(knocker_melds, cards, gin=False):
+        answer = solution(knocker_melds, cards, gin)
+        knocker_melds[0].reverse()  # sorts the caller's meld its own way
+        return answer
+
+    result = run_check(lay_off, BY_NAME["lay_off"])
+    assert not result.passed and result.failure is not None
+    assert "changed its argument knocker_melds" in result.failure.problem
+
+
+@pytest.mark.parametrize(("kata", "corner"), [
+    ("next_roles", lambda a: list(a[0]) != ["box", "captain", "sitter"]),
+    ("is_set", lambda a: len(a[0]) == 4 and len({c.rank for c in a[0][:3]}) == 1
+     and a[0][3].rank != a[0][0].rank),
+    ("is_set", lambda a: len(a[0]) >= 3 and len({c.rank for c in a[0]}) > 1
+     and len({c.value for c in a[0]}) == 1),
+    ("is_run", lambda a: len(a[0]) > 3 and engine_is_run(a[0][:3]) and not engine_is_run(a[0])),
+    ("is_run", lambda a: a[0] != sorted(a[0]) and engine_is_run(a[0])),
+    ("best_melds", lambda a: len(a[0]) >= 12),
+    ("best_melds", lambda a: len(a[0]) == 0),
+    ("best_melds", lambda a: len(a[0]) >= 6 and all(c.rank <= 7 for c in a[0])),
+    ("lay_off", lambda a: any(len(m) == 3 and len({c.rank for c in m}) == 1 for m in a[0])
+     and any(c.rank == a[0][0][0].rank for c in a[1])),
+    ("lay_off", lambda a: len(a[0]) == 2 and {c.rank for c in a[0][0]} & {
+        c.rank + 1 for c in a[0][1]}),
+    ("lay_off", lambda a: any(sum(c.rank == r for c in a[1]) == 4 for r in range(1, 14))),
+])
+def test_the_fixed_hidden_cases_reach_the_corners(kata, corner):
+    hits = sum(1 for args in BY_NAME[kata].hidden_cases() if corner(args))
+    assert hits >= 3, hits
 
 
 def test_check_finds_a_small_counterexample_for_greedy_runs():

@@ -280,23 +280,41 @@ def _judge_roles(args: Args, expected: Any, got: Any) -> str | None:
 
 
 def _gen_set(d: Draw) -> Args:
-    if d.boolean():
+    # Corners: one to four cards of a rank (2 or 5 are not sets); a wrong card beyond
+    # the third (7H 7S 7D 8C); cards of equal value but different ranks (T J Q, all 10);
+    # a run (2C 3C 4C); dense cards; any order.
+    mode = d.integer(0, 5)
+    if mode <= 2:
         rank = d.integer(1, 13)
         cards = [CARDS[(s, rank)] for s in d.subset(list(Suit), 1, 4)]
-        if d.integer(0, 3) == 0:
-            cards += d.subset([c for c in full_deck() if c.rank != rank], 1, 1)
+        if mode == 2:  # a stranger after three cards that match
+            cards = [CARDS[(s, rank)] for s in d.subset(list(Suit), 3, 3)]
+            odd = d.choice([c for c in full_deck() if c.rank != rank])
+            return ([*cards, odd] if d.boolean() else d.permutation([*cards, odd]),)
         return (d.permutation(cards),)
+    if mode == 3:  # tens and faces: the same value, different ranks
+        pool = [CARDS[(s, r)] for r in (10, 11, 12, 13) for s in Suit]
+        return (d.subset(pool, 3, 4),)
+    if mode == 4:
+        suit = d.choice(list(Suit))
+        low = d.integer(1, 11)
+        return (d.permutation([CARDS[(suit, r)] for r in range(low, low + 3)]),)
     return (dense_cards(d, 0, 5),)
 
 
 def _gen_run(d: Draw) -> Args:
-    mode = d.integer(0, 5)
+    # Corners: around the king and the ace (the ace is low only); runs of 2 to 7 in any
+    # order, some spoiled by another suit or a gap, the spoiler beyond the third card
+    # too (4C 5C 6C 8C); a set (7C 7D 7H); equal values, different ranks (TH JH QH KS);
+    # a card twice in another suit's place; dense cards.
+    mode = d.integer(0, 7)
     suit = d.choice(list(Suit))
-    if mode == 0:  # around the king and the ace: the ace is low only
-        ranks = d.choice(((12, 13, 1), (13, 1, 2), (11, 12, 13, 1), (1, 2, 3), (11, 12, 13)))
+    if mode == 0:
+        ranks = d.choice(((12, 13, 1), (13, 1, 2), (11, 12, 13, 1), (1, 2, 3), (11, 12, 13),
+                          (12, 13, 1, 2)))
         return (d.permutation([CARDS[(suit, r)] for r in ranks]),)
     if mode <= 3:
-        length = d.integer(2, 6)
+        length = d.integer(2, 7)
         low = d.integer(1, 14 - length)
         cards = [CARDS[(suit, r)] for r in range(low, low + length)]
         if d.integer(0, 2) == 0:  # spoil it: another suit, or a gap
@@ -306,8 +324,47 @@ def _gen_run(d: Draw) -> Args:
                 cards[i] = CARDS[(Suit((old.suit + d.integer(1, 3)) % 4), old.rank)]
             elif old.rank < 13 and CARDS[(old.suit, old.rank + 1)] not in cards:
                 cards[i] = CARDS[(old.suit, old.rank + 1)]
-        return (d.permutation(cards),)
+        return (d.permutation(cards) if d.integer(0, 3) else cards,)
+    if mode == 4:  # a run of three, then a card that spoils it, in that order
+        low = d.integer(1, 11)
+        cards = [CARDS[(suit, r)] for r in range(low, low + 3)]
+        if d.boolean():
+            cards = d.permutation(cards)
+        spoilers = [c for c in full_deck() if c not in cards and not engine_is_run(
+            [*cards, c])]
+        return ([*cards, *d.subset(spoilers, 1, 2)],)
+    if mode == 5:  # a set, or tens and faces of mixed suits
+        if d.boolean():
+            rank = d.integer(1, 13)
+            return (d.permutation([CARDS[(s, rank)] for s in d.subset(list(Suit), 3, 4)]),)
+        ranks = d.subset([10, 11, 12, 13], 3, 4)
+        return (d.permutation([CARDS[(d.choice(list(Suit)), r)] for r in sorted(ranks)]),)
     return (dense_cards(d, 0, 5),)
+
+
+def _gen_meld_hand(d: Draw, hi: int) -> list[Card]:
+    """Hands for the meld katas.  Corners: runs and sets competing for the same cards
+    (3H 4H 5H with 5C 5D); dense hands of aces to sevens; 0 to ``hi`` cards; the ace
+    next to the king (Q K A is not a run); any order."""
+    mode = d.integer(0, 4)
+    if mode == 0:  # a run and a set sharing a card, and some more
+        suit = d.choice(list(Suit))
+        length = d.integer(3, 4)
+        low = d.integer(1, 14 - length)
+        run = [CARDS[(suit, r)] for r in range(low, low + length)]
+        shared = d.choice(run)
+        others = [CARDS[(s, shared.rank)] for s in Suit if s != suit]
+        cards = run + d.subset(others, 2, 3)
+        rest = [c for c in full_deck() if c not in cards]
+        cards += d.subset(rest, 0, max(0, min(3, hi - len(cards))))
+        return d.permutation(cards[:hi])
+    if mode == 1:  # aces to sevens: many melds overlap
+        pool = [CARDS[(s, r)] for r in range(1, 8) for s in Suit]
+        return d.subset(pool, 0, hi)
+    if mode == 2:  # around the king and the ace
+        pool = [CARDS[(s, r)] for r in (11, 12, 13, 1, 2) for s in d.subset(list(Suit), 1, 2)]
+        return d.subset(pool, 0, min(hi, 7))
+    return dense_cards(d, 0, hi)
 
 
 def _melds_in(value: Any) -> list[list[Card]] | None:
@@ -383,7 +440,11 @@ def _judge_best_melds(args: Args, expected: Any, got: Any) -> str | None:
 
 
 def _gen_knock(d: Draw) -> Args:
-    cards = meldy_cards(d, 2, 11) if d.boolean() else any_cards(d, 2, 11)
+    # Corners: hands close to gin (melds and strays), runs and sets competing for cards,
+    # the best discard inside a meld (the end of a four-card run), limits below 10.
+    mode = d.integer(0, 2)
+    cards = (meldy_cards(d, 2, 11) if mode == 0 else any_cards(d, 2, 11) if mode == 1
+             else _gen_meld_hand(d, 11))
     limit = d.choice((10, 10, 10, d.integer(0, 10)))
     return (cards if len(cards) >= 2 else cards + d.subset(
         [c for c in full_deck() if c not in cards], 2 - len(cards), 2 - len(cards)), limit)
@@ -434,7 +495,9 @@ def _is_gin_reference(cards: list[Card]) -> bool:
 
 
 def _gen_gin(d: Draw) -> Args:
-    cards = meldy_cards(d, 2, 11) if d.integer(0, 3) else any_cards(d, 2, 11)
+    mode = d.integer(0, 4)
+    cards = (any_cards(d, 2, 11) if mode == 0 else _gen_meld_hand(d, 11) if mode == 1
+             else meldy_cards(d, 2, 11))
     if len(cards) < 2:
         cards += d.subset([c for c in full_deck() if c not in cards], 2 - len(cards),
                           2 - len(cards))
@@ -445,6 +508,65 @@ def _gen_gin(d: Draw) -> Args:
 
 
 def _gen_lay_off(d: Draw) -> Args:
+    # Corners, each its own mode: chains at both ends of a run (3H 4H on 5H 6H 7H, then
+    # 8H 9H); the fourth card of a set of three; a card that fits a knocker meld and also
+    # sits in the defender's own best meld (keep it or lay it off?); a knocker set and
+    # run meeting at one rank (8S fits 8C 8D 8H and 5S 6S 7S); the defender's four-card
+    # set that gives up a card to a knocker run and stays a set; gin (no layoffs).  The
+    # caller's meld lists must come back unchanged.
+    mode = d.integer(0, 6)
+    if mode == 6:
+        return _gen_lay_off_mixed(d)
+    suit = d.choice(list(Suit))
+    if mode == 0:  # a run, and cards chaining off both its ends
+        low = d.integer(3, 8)
+        run = [CARDS[(suit, r)] for r in range(low, low + 3)]
+        ends = [CARDS[(suit, r)] for r in (low - 2, low - 1, low + 3, low + 4) if 1 <= r <= 13]
+        mine = d.subset(ends, 1, len(ends))
+        knocker = [run]
+    elif mode == 1:  # a set of three, its fourth card
+        rank = d.integer(1, 13)
+        suits = d.subset(list(Suit), 3, 3)
+        knocker = [[CARDS[(s, rank)] for s in sorted(suits)]]
+        fourth = CARDS[(next(s for s in Suit if s not in suits), rank)]
+        mine = [fourth]
+    elif mode == 2:  # a card that fits the knocker's meld and the defender's own
+        rank = d.integer(3, 11)
+        if d.boolean():  # the knocker's set of three; the defender's run through its fourth
+            suits = d.subset(list(Suit), 3, 3)
+            free = next(s for s in Suit if s not in suits)
+            knocker = [[CARDS[(s, rank)] for s in sorted(suits)]]
+            start = rank - d.integer(0, 2)
+            mine = [CARDS[(free, r)] for r in range(start, start + d.integer(3, 4))
+                    if 1 <= r <= 13]
+        else:  # the knocker's run; the defender's set holding the card after it
+            rank += 2
+            knocker = [[CARDS[(suit, r)] for r in range(rank - 3, rank)]]
+            mine = [CARDS[(s, rank)] for s in d.subset([s for s in Suit if s != suit], 2, 3)]
+            mine.append(CARDS[(suit, rank)])
+    elif mode == 3:  # a set and a run meeting at one rank
+        rank = d.integer(4, 12)
+        others = [s for s in Suit if s != suit]
+        knocker = [[CARDS[(s, rank)] for s in others],
+                   [CARDS[(suit, r)] for r in range(rank - 3, rank)]]
+        mine = [CARDS[(suit, rank)]] + ([CARDS[(suit, rank + 1)]] if d.boolean() else [])
+    elif mode == 4:  # the defender's four-card set; one of them extends the knocker's run
+        rank = d.integer(4, 12)
+        knocker = [[CARDS[(suit, r)] for r in range(rank - 3, rank)]]
+        mine = [CARDS[(s, rank)] for s in Suit]
+        if d.boolean() and rank < 13:
+            mine.append(CARDS[(suit, rank + 1)])
+    else:
+        return _gen_lay_off_mixed(d)
+    used = {c for m in knocker for c in m}
+    mine = [c for c in dict.fromkeys(mine) if c not in used]
+    rest = [c for c in dense_cards(d, 0, 5) if c not in used and c not in mine]
+    mine = (mine + rest)[:10]
+    gin = d.integer(0, 6) == 0
+    return (knocker, d.permutation(mine), gin)
+
+
+def _gen_lay_off_mixed(d: Draw) -> Args:
     knocker: list[list[Card]] = []
     used: set[Card] = set()
     for _attempt in range(d.integer(1, 3)):
@@ -534,9 +656,12 @@ def _shrink_score(args: Args) -> Iterator[Args]:
 
 
 def _gen_roles(d: Draw) -> Args:
+    # Corners: the dict's keys in every order (code that unpacks ``roles.values()``
+    # must meet an order other than box, captain, sitter); every scorer, None included.
     names = d.permutation(d.choice(NAMES))
     scorer = d.choice(("box", "captain", None))
-    return (dict(zip(ROLES, names, strict=True)), scorer)
+    roles = dict(zip(ROLES, names, strict=True))
+    return ({r: roles[r] for r in d.permutation(ROLES)}, scorer)
 
 
 def _next_roles_reference(roles: dict[str, str], scorer: str | None) -> dict[str, str]:
@@ -702,7 +827,7 @@ KATAS: tuple[Kata, ...] = (
                        "too, and a run of 5 holds runs of 3 and 4 inside it."),
         public=tuple((_c(t),) for t in ("7H 8H 9H 9S 9D", "5C 5D 5H 5S", "AS 2S 3S 4S",
                                         "2C 9D KH")),
-        generate=lambda d: (dense_cards(d, 0, 8),), reference=_all_melds_reference,
+        generate=lambda d: (_gen_meld_hand(d, 8),), reference=_all_melds_reference,
         judge=_judge_all_melds, size=_n_cards, shrink=lambda args: _shrink_cards(args),
         show_expected=lambda args, e: fmt(e) if e else "[]",
     ),
@@ -714,7 +839,7 @@ KATAS: tuple[Kata, ...] = (
         public=tuple((_c(t),) for t in ("2H 3H 4H 7S 7D 7C KD", "5H 6H 7H 7C 7D",
                                         "AH 2H 3H 3S 3D", "TC TD TH JH QH",
                                         "9C 9D 9H 9S 8S TS")),
-        generate=lambda d: (dense_cards(d, 0, 11),),
+        generate=lambda d: (_gen_meld_hand(d, 13),),
         reference=lambda cards: engine_best_melds(cards).deadwood_value,
         judge=_judge_best_melds, size=_n_cards, shrink=lambda args: _shrink_cards(args),
         show_expected=_show_arrangement,
