@@ -337,8 +337,8 @@ def _gen_run(d: Draw) -> Args:
         if d.boolean():
             rank = d.integer(1, 13)
             return (d.permutation([CARDS[(s, rank)] for s in d.subset(list(Suit), 3, 4)]),)
-        ranks = d.subset([10, 11, 12, 13], 3, 4)
-        return (d.permutation([CARDS[(d.choice(list(Suit)), r)] for r in sorted(ranks)]),)
+        faces = d.subset([10, 11, 12, 13], 3, 4)
+        return (d.permutation([CARDS[(d.choice(list(Suit)), r)] for r in sorted(faces)]),)
     return (dense_cards(d, 0, 5),)
 
 
