@@ -305,7 +305,7 @@ def shrink_key(kata: Kata, args: Args) -> tuple[int, tuple[int, int, int]]:
 
 
 #: Candidates tried at most in one round of shrinking.
-SHRINK_BATCH = 80
+SHRINK_BATCH = 120
 
 
 def shrink_failure(kata: Kata, failure: Failure, oracle: Oracle, *, rounds: int = 40
@@ -317,6 +317,7 @@ def shrink_failure(kata: Kata, failure: Failure, oracle: Oracle, *, rounds: int 
     public test stays marked public (its input is then the smallest found from it)."""
     best = failure
     rejected = isinstance(failure.expected, Raised)
+    restarted = False
     for _round in range(rounds):
         key = shrink_key(kata, best.args)
         seen: set[str] = set()
@@ -326,20 +327,44 @@ def shrink_failure(kata: Kata, failure: Failure, oracle: Oracle, *, rounds: int 
             if text not in seen and shrink_key(kata, c) < key:
                 seen.add(text)
                 candidates.append(c)
-        candidates.sort(key=lambda c: shrink_key(kata, c))
-        expected = [kata.expected(c) for c in candidates]
-        keep = [i for i, e in enumerate(expected) if isinstance(e, Raised) == rejected]
-        candidates = [candidates[i] for i in keep][:SHRINK_BATCH]
-        expected = [expected[i] for i in keep][:SHRINK_BATCH]
-        if not candidates:
+        if not candidates and not restarted:
+            candidates, restarted = _small_cases(kata, key), True
+        smaller = _simplest_failing(kata, candidates, oracle, rejected)
+        if smaller is None and not restarted:
+            # Stuck where every step alone passes: try small fresh inputs, once.
+            restarted = True
+            smaller = _simplest_failing(kata, _small_cases(kata, key), oracle, rejected)
+        if smaller is None:
             break
-        found = judge_cases(kata, candidates, oracle(candidates), expected)
-        if not found:
-            break
-        smaller = min(found, key=lambda f: shrink_key(kata, f.args))
         best = Failure(smaller.args, smaller.outcome, smaller.expected, smaller.problem,
                        public=failure.public)
     return best
+
+
+def _small_cases(kata: Kata, key: tuple[int, tuple[int, int, int]]) -> list[Args]:
+    """Generated inputs simpler than ``key``, a few of each size, smallest first."""
+    cases = [c for c in kata.random_cases(400, seed=11) if shrink_key(kata, c) < key]
+    per_size: dict[int, int] = {}
+    out = []
+    for c in sorted(cases, key=lambda c: shrink_key(kata, c)):
+        n = per_size.get(kata.size(c), 0)
+        if n < 30:
+            per_size[kata.size(c)] = n + 1
+            out.append(c)
+    return out
+
+
+def _simplest_failing(kata: Kata, candidates: list[Args], oracle: Oracle, rejected: bool
+                      ) -> Failure | None:
+    candidates = sorted(candidates, key=lambda c: shrink_key(kata, c))
+    expected = [kata.expected(c) for c in candidates]
+    keep = [i for i, e in enumerate(expected) if isinstance(e, Raised) == rejected]
+    candidates = [candidates[i] for i in keep][:SHRINK_BATCH]
+    expected = [expected[i] for i in keep][:SHRINK_BATCH]
+    if not candidates:
+        return None
+    found = judge_cases(kata, candidates, oracle(candidates), expected)
+    return min(found, key=lambda f: shrink_key(kata, f.args)) if found else None
 
 
 def hidden_count_text(kata: Kata) -> str:

@@ -16,6 +16,7 @@ import time
 import types
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from .. import cards as cards_module
@@ -223,31 +224,30 @@ def run_check(fn: Callable[..., Any], kata: Kata, *, examples: int = SEARCH_EXAM
               seed: int | None = None) -> KataResult:
     """Judge ``fn`` as an answer to ``kata``, in this process, as the checker would: the
     public tests, the checker's fixed hidden tests, fresh ones drawn from the same
-    generators (from ``seed``, a new random one by default), then a search.  The first
-    stage with a failure gives the verdict, its simplest failure shrunk."""
+    generators (from ``seed``, a new random one by default), then a search.  The
+    simplest failure is shrunk and shown (marked public when a public test failed)."""
     uses = engine_uses(fn)
     if uses:
         return KataResult(kata, False, note=blocked_note(uses))
     oracle = local_oracle(fn, kata)
     public = list(kata.public)
-    failures = judge_cases(kata, public, oracle(public), public=len(public))
-    if failures:
-        first = min(failures, key=lambda f: shrink_key(kata, f.args))
-        return KataResult(kata, False, len(public), 0, False,
-                          shrink_failure(kata, first, oracle))
     fresh = kata.fresh_cases(secrets.randbits(32) if seed is None else seed)
-    hidden = kata.hidden_cases() + fresh
-    expected = kata.hidden_expected() + [kata.expected(a) for a in fresh]
-    failures = judge_cases(kata, hidden, oracle(hidden), expected)
-    if failures:
+    cases = public + kata.hidden_cases() + fresh
+    expected = [kata.expected(a) for a in public] + kata.hidden_expected() + [
+        kata.expected(a) for a in fresh]
+    failures = judge_cases(kata, cases, oracle(cases), expected, public=len(public))
+    if failures:  # the simplest failure, shrunk; a failed public test is said
         first = min(failures, key=lambda f: shrink_key(kata, f.args))
-        return KataResult(kata, False, len(public), len(hidden), False,
+        if any(f.public for f in failures):
+            first = replace(first, public=True)
+        return KataResult(kata, False, len(public), len(cases) - len(public), False,
                           shrink_failure(kata, first, oracle))
     tried, failure = search(kata, oracle, examples)
     if failure is not None:
         failure = shrink_failure(kata, failure, oracle)
-        return KataResult(kata, False, len(public), len(hidden) + tried, False, failure)
-    return KataResult(kata, True, len(public), len(hidden) + tried, False)
+        return KataResult(kata, False, len(public), len(cases) - len(public) + tried, False,
+                          failure)
+    return KataResult(kata, True, len(public), len(cases) - len(public) + tried, False)
 
 
 def blocked_note(uses: Sequence[str]) -> str:

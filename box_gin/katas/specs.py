@@ -79,6 +79,18 @@ def _shrink_cards(args: Args, *, position: int = 0, least: int = 0) -> Iterator[
     if len(cards) > least:
         for i in range(len(cards)):
             yield with_cards(_without(cards, i))
+    for rank in sorted({c.rank for c in cards}):  # a whole rank fewer (a set gone)
+        rest = [c for c in cards if c.rank != rank]
+        if least <= len(rest) < len(cards) - 2:
+            yield with_cards(rest)
+    for suit in sorted({c.suit for c in cards}):  # a whole suit fewer (a run gone)
+        rest = [c for c in cards if c.suit != suit]
+        if least <= len(rest) < len(cards) - 2:
+            yield with_cards(rest)
+    if least + 2 <= len(cards) <= 12:  # two cards fewer: a step no single removal makes
+        for i in range(len(cards)):
+            for j in range(i + 1, len(cards)):
+                yield with_cards(_without(_without(cards, j), i))
     taken = set(cards_of(args))
     for i, c in enumerate(cards):
         plainer = {CARDS[(c.suit, 1)], CARDS[(c.suit, max(1, c.rank - 1))],
@@ -518,10 +530,11 @@ def _gen_lay_off(d: Draw) -> Args:
     if mode == 6:
         return _gen_lay_off_mixed(d)
     suit = d.choice(list(Suit))
-    if mode == 0:  # a run, and cards chaining off both its ends
-        low = d.integer(3, 8)
+    if mode == 0:  # a run, and cards chaining off both its ends (no ace after the king)
+        low = d.choice((1, 11, d.integer(1, 11)))
         run = [CARDS[(suit, r)] for r in range(low, low + 3)]
         ends = [CARDS[(suit, r)] for r in (low - 2, low - 1, low + 3, low + 4) if 1 <= r <= 13]
+        ends += [CARDS[(suit, 1)]] if low == 11 else [CARDS[(suit, 13)]] if low == 1 else []
         mine = d.subset(ends, 1, len(ends))
         knocker = [run]
     elif mode == 1:  # a set of three, its fourth card
