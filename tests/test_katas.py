@@ -236,3 +236,54 @@ def test_check_feedback_reads_right_to_left_in_hebrew_with_code_left_to_right():
     assert '<div dir="ltr"><code>best_melds(' in shown
     english = check(ns["best_melds"])._repr_html_()
     assert 'dir="rtl"' not in english
+
+
+def _wrong(name: str) -> dict[str, object]:
+    ns: dict[str, object] = {}
+    exec((ROOT / f"tests/submissions/{name}.py").read_text(), ns)
+    return ns
+
+
+def test_an_arrangement_is_drawn_grouped_returned_and_expected():
+    kata = BY_NAME["best_melds"]
+    result = run_check(_wrong("best_melds_runs_first")["best_melds"], kata)
+    text = result.feedback()
+    assert "Failed a public test." in text  # and the input shown is the smallest found
+    assert result.failure is not None and len(result.failure.args[0]) == 5
+    assert "returned: [AC 2C 3C], deadwood 3D 3H" in text
+    assert "expected: deadwood 3, for example: [3C 3D 3H], deadwood AC 2C" in text
+    shown = CheckResult(result)._repr_html_()
+    expected_part = shown[shown.index(">expected<"):]
+    returned_part = shown[shown.index(">returned<"):shown.index(">expected<")]
+    for part in (returned_part, expected_part):
+        assert part.count('class="bg-meld"') == 1 and 'class="bg-deadwood"' in part
+
+
+def test_a_cut_counterexample_reads_as_rounds_from_fresh_decks():
+    result = run_check(_wrong("cut_suits_break_ties")["roles_from_cut"], BY_NAME["roles_from_cut"])
+    failure = result.failure
+    assert failure is not None
+    lines = result.feedback().splitlines()
+    rounds = next(line for line in lines if line.strip().startswith("round 1:"))
+    assert "round 2, from a fresh deck:" in rounds
+    for j in range(max(len(v) for v in failure.args[0].values())):
+        in_round = [cards[j] for cards in failure.args[0].values() if len(cards) > j]
+        assert len(set(in_round)) == len(in_round)  # no card twice within a round
+    assert "suits never break a tie" in failure.problem
+
+
+@pytest.mark.parametrize(("name", "kata", "words"), [
+    ("run_ace_high", "is_run", "the ace is always low"),
+    ("set_equal_values", "is_set", "have the same value but not the same rank"),
+    ("lay_off_no_chain", "lay_off", "5C can be laid off above AC 2C 3C, but your answer kept it"),
+    ("lay_off_on_gin", "lay_off", "after gin nothing may be laid off"),
+    ("can_knock_strictly_below", "can_knock", "within the limit"),
+    ("score_tie_not_undercut", "score_hand", "K >= D is an undercut"),
+    ("drawn_ignores_knock", "is_drawn", "a knock always ends the hand"),
+    ("card_value_ace_eleven", "card_value", "AC is worth 1 in deadwood"),
+])
+def test_the_why_names_the_rule_and_the_cards(name, kata, words):
+    result = run_check(_wrong(name)[kata], BY_NAME[kata])
+    assert result.failure is not None
+    assert words in result.failure.problem, result.failure.problem
+    assert "the answer is" not in result.failure.problem

@@ -86,6 +86,13 @@ class Kata:
     hide: tuple[tuple[str, str], ...] = ()
     #: The parameter names, for showing a call.
     params: tuple[str, ...] = ()
+    #: A returned value as an arrangement, (melds, deadwood), to draw it grouped; None
+    #: when the kata has no arrangements or the value is not one.
+    arrangement: Callable[[Any], tuple[list[list[Card]], list[Card]] | None] | None = None
+    #: The expected answer as an arrangement (one of the right ones) and its deadwood.
+    expected_arrangement: Callable[[Args], tuple[list[list[Card]], list[Card]]] | None = None
+    #: A line that reads the input as a player would (a cut's rounds), or None.
+    describe: Callable[[Args], str] | None = None
     #: How many fixed hidden tests the checker adds (the same every run).
     hidden_count: int = 100
     #: How many more the checker draws afresh from each run's secret seed.
@@ -172,9 +179,19 @@ def call_text(kata: Kata, args: Args) -> str:
     return f"{kata.name}({', '.join(fmt(a) for a in args)})"
 
 
-def outcome_text(outcome: Outcome) -> str:
-    """What the learner's function did, in words."""
+def arrangement_text(melds: Sequence[Sequence[Card]], deadwood: Sequence[Card]) -> str:
+    """An arrangement grouped: each meld in brackets, then the deadwood."""
+    shown = " ".join(fmt(list(m)) for m in melds) or _("no melds")
+    return _("{melds}, deadwood {deadwood}").format(
+        melds=shown, deadwood=" ".join(map(repr, deadwood)) or "-")
+
+
+def outcome_text(outcome: Outcome, kata: Kata | None = None) -> str:
+    """What the learner's function did, in words (an arrangement grouped)."""
     if isinstance(outcome, Returned):
+        grouped = kata.arrangement(outcome.value) if kata and kata.arrangement else None
+        if grouped is not None:
+            return arrangement_text(*grouped)
         return fmt(outcome.value)
     if isinstance(outcome, Raised):
         msg = f": {outcome.message}" if outcome.message else ""

@@ -283,10 +283,11 @@ def feedback_text(result: KataResult) -> str:
         lines.append("  " + result.note)
     f = result.failure
     if f is not None:
-        lines.append("  " + (_("Failed a public test:") if f.public else
-                             _("The smallest input found on which your answer is wrong:")))
+        lines.append("  " + _intro(f))
         lines.append("    " + call_text(kata, f.args))
-        lines.append("  " + _("returned: {value}").format(value=outcome_text(f.outcome)))
+        if kata.describe is not None:
+            lines.append("    " + kata.describe(f.args))
+        lines.append("  " + _("returned: {value}").format(value=outcome_text(f.outcome, kata)))
         lines.append("  " + _("expected: {value}").format(
             value=expected_text(kata, f.args, f.expected)))
         lines.append("  " + _("why: {reason}").format(reason=f.problem))
@@ -294,6 +295,29 @@ def feedback_text(result: KataResult) -> str:
     if not result.hidden:
         lines.append("  " + hidden_count_text(kata))
     return "\n".join(lines)
+
+
+def _intro(f: Failure) -> str:
+    if f.public:
+        return _("Failed a public test. The smallest input found on which your answer is "
+                 "wrong:")
+    return _("The smallest input found on which your answer is wrong:")
+
+
+def _arrangement_html(melds: Sequence[Sequence[Card]], deadwood: Sequence[Card]) -> str:
+    """An arrangement drawn grouped: each meld framed, then the deadwood."""
+    from ..display import cards_html
+
+    parts = [f'<span class="bg-meld" style="display:inline-block;border:2px solid #2e7d32;'
+             f'border-radius:6px;padding:1px;margin-inline-end:6px">'
+             f"{cards_html(list(m), style=False)}</span>" for m in melds]
+    if not parts:
+        none = html.escape(_("no melds"))
+        parts.append(f"<code>{none}</code> ")
+    label = html.escape(_("deadwood"))
+    dead = cards_html(list(deadwood), style=False) if deadwood else "<code>-</code>"
+    return (f'<span dir="ltr">{"".join(parts)}<span class="bg-deadwood">'
+            f"<code>{label}</code> {dead}</span></span>")
 
 
 def _value_html(value: Any) -> str:
@@ -330,16 +354,28 @@ def feedback_html(result: KataResult) -> str:
         rows.append(f"<p>{html.escape(result.note)}</p>")
     f = result.failure
     if f is not None:
-        intro = _("Failed a public test:") if f.public else _(
-            "The smallest input found on which your answer is wrong:")
+        intro = _intro(f)
         args = ", ".join(_value_html(a) for a in f.args)
-        got = _value_html(f.outcome.value) if isinstance(f.outcome, Returned) else \
-            f"<code>{html.escape(outcome_text(f.outcome))}</code>"
+        grouped = kata.arrangement(f.outcome.value) if kata.arrangement is not None and \
+            isinstance(f.outcome, Returned) else None
+        if grouped is not None:
+            got = _arrangement_html(*grouped)
+        elif isinstance(f.outcome, Returned):
+            got = _value_html(f.outcome.value)
+        else:
+            got = f"<code>{html.escape(outcome_text(f.outcome))}</code>"
+        if kata.expected_arrangement is not None and not isinstance(f.expected, Raised):
+            want = html.escape(_("deadwood {value}, for example:").format(
+                value=f.expected)) + " " + _arrangement_html(*kata.expected_arrangement(f.args))
+        else:
+            want = html.escape(expected_text(kata, f.args, f.expected))
         rows.append(f"<p>{html.escape(intro)}</p>")
         rows.append(f'<div dir="ltr"><code>{html.escape(kata.name)}(</code>{args}'
                     f"<code>)</code></div>")
-        table = [(_("returned"), got),
-                 (_("expected"), html.escape(expected_text(kata, f.args, f.expected))),
+        if kata.describe is not None:
+            rows.append(f'<div dir="ltr"><code>{html.escape(kata.describe(f.args))}</code>'
+                        "</div>")
+        table = [(_("returned"), got), (_("expected"), want),
                  (_("why"), html.escape(f.problem)), (_("hint"), html.escape(kata.hint()))]
         rows.append("<table>" + "".join(
             f"<tr><th style=\"text-align:start\">{html.escape(k)}</th><td style=\"text-align:"

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..cards import CARDS, Card, Suit, full_deck, mask_of
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..layoffs import lay_off as engine_lay_off
 from ..melds import Meld, min_deadwood_mask
 from ..melds import all_melds as engine_all_melds
@@ -21,7 +21,7 @@ from ..melds import is_run as engine_is_run
 from ..melds import is_set as engine_is_set
 from ..rules import DRAW_AT_STOCK
 from ..scoring import score_hand as engine_score_hand
-from .core import Args, Kata, cards_of, fmt
+from .core import Args, Kata, arrangement_text, cards_of, fmt
 from .draw import Draw, any_cards, dense_cards
 
 ROLES = ("box", "captain", "sitter")
@@ -147,13 +147,21 @@ def _after_discards(cards: list[Card]) -> dict[Card, int]:
 
 
 def meldy_cards(d: Draw, lo: int, hi: int) -> list[Card]:
-    """Cards made mostly of melds, with a few strays: hands close to gin."""
+    """Cards made mostly of melds, with a few strays: hands close to gin.  Now and then a
+    meld is a trap, Q K A or K A 2 of one suit (not a run), or a stray is an ace (a
+    deadwood of 1 is not gin)."""
     cards: list[Card] = []
     target = d.integer(lo, hi)
     for _attempt in range(6):
         if len(cards) >= target - 1:
             break
-        if d.boolean():
+        kind = d.integer(0, 5)
+        if kind == 0:
+            suit = d.choice(list(Suit))
+            meld = [CARDS[(suit, r)] for r in d.choice(((12, 13, 1), (13, 1, 2)))]
+        elif kind == 1 and len(cards) + 1 < target:
+            meld = [CARDS[(d.choice(list(Suit)), 1)]]
+        elif kind <= 3:
             rank = d.integer(1, 13)
             suits = d.subset(list(Suit), 3, 4)
             meld = [CARDS[(s, rank)] for s in suits]
@@ -173,7 +181,10 @@ def meldy_cards(d: Draw, lo: int, hi: int) -> list[Card]:
 
 
 def _judge_card_value(args: Args, expected: Any, got: Any) -> str | None:
-    return _want_int(expected, got)
+    why = _want_int(expected, got)
+    if why is None or not _is_int(got):
+        return why
+    return _("{card} is worth {value} in deadwood").format(card=args[0], value=expected)
 
 
 RANK_WORDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -282,10 +293,27 @@ def _judge_roles(args: Args, expected: Any, got: Any) -> str | None:
     if not isinstance(got, dict) or set(got) != set(ROLES):
         return _("return a dict with the keys 'box', 'captain' and 'sitter'")
     wrong = [r for r in ROLES if got[r] != expected[r]]
-    if wrong:
-        # TRANSLATORS: {role} is a dictionary key ('box', 'captain', 'sitter'), in English.
-        return _("{role!r} should be {name!r}").format(role=wrong[0], name=expected[wrong[0]])
-    return None
+    if not wrong:
+        return None
+    role = wrong[0]
+    name, other = expected[role], got[role]
+    cuts = args[0] if args and isinstance(args[0], dict) else {}
+    if name in cuts and other in cuts:
+        mine, theirs = cuts[name], cuts[other]
+        n = next((j for j, (a, b) in enumerate(zip(mine, theirs, strict=False))
+                  if a.rank != b.rank), None)
+        if n == 0:
+            # TRANSLATORS: {role} is a dictionary key ('box', 'captain', 'sitter'), in English.
+            return _("round 1 decides between {name} ({card}) and {other} ({other_card}): "
+                     "{role!r} should be {name!r}").format(
+                         name=name, card=mine[0], other=other, other_card=theirs[0],
+                         role=role)
+        if n is not None:
+            return _("{name} and {other} tie until round {n} (suits never break a tie), "
+                     "which decides: {card} against {other_card}, so {role!r} should be "
+                     "{name!r}").format(name=name, other=other, n=n + 1, card=mine[n],
+                                        other_card=theirs[n], role=role)
+    return _("{role!r} should be {name!r}").format(role=role, name=name)
 
 
 # -- notebook 2: melds ---------------------------------------------------------------
@@ -356,9 +384,14 @@ def _gen_run(d: Draw) -> Args:
 
 def _gen_meld_hand(d: Draw, hi: int) -> list[Card]:
     """Hands for the meld katas.  Corners: runs and sets competing for the same cards
-    (3H 4H 5H with 5C 5D); dense hands of aces to sevens; 0 to ``hi`` cards; the ace
-    next to the king (Q K A is not a run); any order."""
-    mode = d.integer(0, 4)
+    (3H 4H 5H with 5C 5D); four-card sets; dense hands of aces to sevens; 0 to ``hi``
+    cards; the ace next to the king (Q K A is not a run); any order."""
+    mode = d.integer(0, 5)
+    if mode == 5:  # a four-card set among other cards
+        rank = d.integer(1, 13)
+        four = [CARDS[(s, rank)] for s in Suit]
+        rest = [c for c in dense_cards(d, 0, max(0, hi - 4)) if c.rank != rank]
+        return d.permutation(four + rest[:hi - 4])
     if mode == 0:  # a run and a set sharing a card, and some more
         suit = d.choice(list(Suit))
         length = d.integer(3, 4)
@@ -377,6 +410,56 @@ def _gen_meld_hand(d: Draw, hi: int) -> list[Card]:
         pool = [CARDS[(s, r)] for r in (11, 12, 13, 1, 2) for s in d.subset(list(Suit), 1, 2)]
         return d.subset(pool, 0, min(hi, 7))
     return dense_cards(d, 0, hi)
+
+
+def _set_reason(cards: list[Card]) -> str:
+    """Why the cards are, or are not, a set, naming them."""
+    shown = fmt(sorted(cards))
+    ranks = sorted({c.rank for c in cards})
+    if len(ranks) > 1:
+        a, b = (next(c for c in sorted(cards) if c.rank == r) for r in ranks[:2])
+        if a.value == b.value:
+            return _("{cards} is not a set: {a} and {b} have the same value but not the same "
+                     "rank").format(cards=shown, a=a, b=b)
+        return _("{cards} is not a set: {a} and {b} are not of the same rank").format(
+            cards=shown, a=a, b=b)
+    if not 3 <= len(cards) <= 4:
+        return _("{cards} is not a set: a set has 3 or 4 cards").format(cards=shown or "[]")
+    return ngettext("{cards} is a set: {n} card of the same rank",
+                    "{cards} is a set: {n} cards of the same rank", len(cards)).format(
+                        cards=shown, n=len(cards))
+
+
+def _run_reason(cards: list[Card]) -> str:
+    """Why the cards are, or are not, a run, naming them."""
+    shown = fmt(sorted(cards, key=lambda c: (c.suit, c.rank)))
+    if len(cards) < 3:
+        return _("{cards} is not a run: a run has at least 3 cards").format(cards=shown or "[]")
+    suits = sorted({c.suit for c in cards})
+    if len(suits) > 1:
+        a, b = (next(c for c in cards if c.suit == s) for s in suits[:2])
+        return _("{cards} is not a run: {a} and {b} are not of the same suit").format(
+            cards=shown, a=a, b=b)
+    ranks = sorted(c.rank for c in cards)
+    if engine_is_run(cards):
+        return ngettext("{cards} is a run: {n} card of one suit in a row",
+                        "{cards} is a run: {n} cards of one suit in a row", len(cards)).format(
+                            cards=shown, n=len(cards))
+    if 1 in ranks and 13 in ranks:
+        return _("{cards} is not a run: the ace is always low (A 2 3), it never follows the "
+                 "king").format(cards=shown)
+    return _("{cards} is not a run: the ranks must follow one another, with no gap and no "
+             "rank twice").format(cards=shown)
+
+
+def _judge_is_set(args: Args, expected: Any, got: Any) -> str | None:
+    why = _want_bool(expected, got)
+    return why if why is None or not _is_bool(got) else _set_reason(list(args[0]))
+
+
+def _judge_is_run(args: Args, expected: Any, got: Any) -> str | None:
+    why = _want_bool(expected, got)
+    return why if why is None or not _is_bool(got) else _run_reason(list(args[0]))
 
 
 def _melds_in(value: Any) -> list[list[Card]] | None:
@@ -413,11 +496,32 @@ def _judge_all_melds(args: Args, expected: Any, got: Any) -> str | None:
     return None
 
 
-def _show_arrangement(args: Args, expected: Any) -> str:
+def _returned_arrangement(value: Any) -> tuple[list[list[Card]], list[Card]] | None:
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        return None
+    melds, dead = _melds_in(value[0]), cards_in(value[1])
+    return None if melds is None or dead is None else (melds, dead)
+
+
+def _best_arrangement(args: Args) -> tuple[list[list[Card]], list[Card]]:
     a = engine_best_melds(args[0])
-    melds = " ".join(f"[{m}]" for m in a.melds)
-    return _("deadwood {value}, for example {melds} | {deadwood}").format(
-        value=a.deadwood_value, melds=melds or "-", deadwood=fmt(list(a.deadwood)) or "-")
+    return [list(m.cards) for m in a.melds], list(a.deadwood)
+
+
+def _show_arrangement(args: Args, expected: Any) -> str:
+    return _("deadwood {value}, for example: {arrangement}").format(
+        value=expected, arrangement=arrangement_text(*_best_arrangement(args)))
+
+
+def _cut_rounds(args: Args) -> str:
+    """The cut read as rounds: who cut what, each re-cut from a fresh deck."""
+    cuts = args[0]
+    rounds = []
+    for j in range(max((len(v) for v in cuts.values()), default=0)):
+        who = ", ".join(f"{name} {cards[j]!r}" for name, cards in cuts.items() if len(cards) > j)
+        rounds.append((_("round {n}: {cuts}") if j == 0 else _(
+            "round {n}, from a fresh deck: {cuts}")).format(n=j + 1, cuts=who))
+    return "; ".join(rounds)
 
 
 def _judge_best_melds(args: Args, expected: Any, got: Any) -> str | None:
@@ -466,6 +570,40 @@ def _can_knock_reference(cards: list[Card], limit: int = 10) -> bool:
     if len(cards) < 2:
         raise ValueError("at least 2 cards")
     return min(_after_discards(cards).values()) <= limit
+
+
+def _knock_reason(cards: list[Card], limit: int, *, gin: bool) -> str:
+    """The best discard and the deadwood it leaves, against the limit (0 for gin)."""
+    after = _after_discards(cards)
+    least = min(after.values())
+    best = min((c for c in cards if after[c] == least), key=lambda c: -c.value)
+    if gin:
+        if least == 0:
+            melds = " ".join(f"[{m}]" for m in engine_best_melds(
+                [c for c in cards if c != best]).melds)
+            return _("discarding {card} leaves every other card in a meld: {melds}").format(
+                card=best, melds=melds)
+        return _("whatever is discarded, some deadwood is left: at least {least} (after "
+                 "discarding {card})").format(least=least, card=best)
+    if least <= limit:
+        return _("discarding {card} leaves deadwood {least}, within the limit {limit}").format(
+            card=best, least=least, limit=limit)
+    return _("whatever is discarded, the deadwood left is at least {least} (after "
+             "discarding {card}), above the limit {limit}").format(
+                 least=least, card=best, limit=limit)
+
+
+def _judge_can_knock(args: Args, expected: Any, got: Any) -> str | None:
+    why = _want_bool(expected, got)
+    if why is None or not _is_bool(got):
+        return why
+    return _knock_reason(list(args[0]), args[1] if len(args) > 1 else 10, gin=False)
+
+
+def _judge_is_gin(args: Args, expected: Any, got: Any) -> str | None:
+    why = _want_bool(expected, got)
+    return why if why is None or not _is_bool(got) else _knock_reason(
+        list(args[0]), 0, gin=True)
 
 
 def _gen_discards(d: Draw) -> Args:
@@ -617,6 +755,42 @@ def _lay_off_reference(knocker_melds: list[list[Card]], cards: list[Card],
     return engine_lay_off([Meld(m) for m in knocker_melds], cards, gin).deadwood_value
 
 
+def _judge_lay_off(args: Args, expected: Any, got: Any) -> str | None:
+    why = _want_int(expected, got)
+    if why is None or not _is_int(got):
+        return why
+    knocker, cards, gin = args
+    best = engine_lay_off([Meld(m) for m in knocker], cards, gin)
+    if gin:
+        if got < expected:
+            return _("after gin nothing may be laid off: the defender only melds, and its "
+                     "least deadwood is {least}").format(least=expected)
+        return _("your answer leaves deadwood {got}; the defender's best melds leave "
+                 "{least}").format(got=got, least=expected)
+    # A card the answer kept as deadwood: all the layoffs were missed, or exactly one
+    # card's worth of them (the extra deadwood is that card's value).
+    missed = [lo for lo in best.layoffs if lo.card.value == got - expected]
+    if got > expected and best.layoffs and got == engine_best_melds(cards).deadwood_value:
+        missed = [best.layoffs[0]]
+    if got > expected and missed:
+        lo = missed[-1]
+        ranks = sorted(c.rank for c in lo.onto.cards)
+        if lo.onto.is_set:
+            return _("{card} can be laid off on the set {meld}, but your answer kept it as "
+                     "deadwood").format(card=lo.card, meld=lo.onto)
+        if lo.card.rank < ranks[0]:
+            return _("{card} can be laid off below {meld}, but your answer kept it as "
+                     "deadwood").format(card=lo.card, meld=lo.onto)
+        return _("{card} can be laid off above {meld}, but your answer kept it as "
+                 "deadwood").format(card=lo.card, meld=lo.onto)
+    shown = " ".join(f"[{m}]" for m in best.melds) or "-"
+    offs = ", ".join(f"{lo.card} \u2192 [{lo.onto}]" for lo in best.layoffs) or "-"
+    return _("your answer leaves deadwood {got}; the least is {least}: melds {melds}, "
+             "layoffs {layoffs}, deadwood {deadwood}").format(
+                 got=got, least=expected, melds=shown, layoffs=offs,
+                 deadwood=fmt(list(best.deadwood)) if best.deadwood else "-")
+
+
 def _shrink_lay_off(args: Args) -> Iterator[Args]:
     melds, cards, gin = args
     yield from _shrink_cards(args, position=1)
@@ -647,8 +821,15 @@ def _judge_score(args: Args, expected: Any, got: Any) -> str | None:
     if not isinstance(got, list | tuple) or len(got) != 2 or not _is_int(got[1]):
         return _("return a pair: ('knocker' or 'defender', points)")
     if tuple(got) != expected:
-        # TRANSLATORS: {side} is the value 'knocker' or 'defender', kept in English.
-        return _("expected ({side!r}, {points})").format(side=expected[0], points=expected[1])
+        k, d, gin = args
+        if gin:
+            rule = _("gin scores 25 + D = {points} for the knocker").format(points=expected[1])
+        elif k < d:
+            rule = _("K < D: the knocker scores D - K = {points}").format(points=expected[1])
+        else:
+            rule = _("K >= D is an undercut: the defender scores 10 + K - D = {points}"
+                     ).format(points=expected[1])
+        return _("K = {k}, D = {d}: {rule}").format(k=k, d=d, rule=rule)
     return None
 
 
@@ -705,6 +886,22 @@ def _gen_drawn(d: Draw) -> Args:
     return (d.choice((2, 2, 3, d.integer(2, 31))), d.integer(0, 3) == 0)
 
 
+def _judge_is_drawn(args: Args, expected: Any, got: Any) -> str | None:
+    why = _want_bool(expected, got)
+    if why is None or not _is_bool(got):
+        return why
+    stock, knocked = args
+    if knocked:
+        return _("a knock always ends the hand with a score, never a draw")
+    if expected:
+        return ngettext("no knock, and only {n} card is left in the stock: the hand is drawn",
+                        "no knock, and only {n} cards are left in the stock: the hand is drawn",
+                        stock).format(n=stock)
+    return ngettext("{n} card is left in the stock: play goes on until only 2 are left",
+                    "{n} cards are left in the stock: play goes on until only 2 are left",
+                    stock).format(n=stock)
+
+
 def _is_drawn_reference(stock_size: int, knocked: bool) -> bool:
     return not knocked and stock_size <= DRAW_AT_STOCK
 
@@ -737,6 +934,16 @@ def _game_winner_reference(hands: list[tuple[str | None, int]], target: int = 10
             if totals[scorer] >= target:
                 return scorer
     return None
+
+
+def _judge_game_winner(args: Args, expected: Any, got: Any) -> str | None:
+    why = _judge_equal(args, expected, got)
+    if why is None:
+        return None
+    if expected is None:
+        return _("nobody reaches {target} points in these hands").format(target=args[1])
+    return _("{name} is the first to reach {target} points").format(
+        name=expected, target=args[1])
 
 
 def _judge_equal(args: Args, expected: Any, got: Any) -> str | None:
@@ -810,6 +1017,7 @@ KATAS: tuple[Kata, ...] = (
                 ({"Ada": _c("AS AH 4D"), "Ben": _c("KC"), "Cy": _c("AD AC 9S")},)),
         generate=_gen_cut, reference=_cut_reference, judge=_judge_roles,
         size=lambda args: sum(len(v) for v in args[0].values()), shrink=_shrink_cut,
+        describe=_cut_rounds,
     ),
     Kata(
         name="is_set", notebook=2, points=1, params=("cards",),
@@ -818,7 +1026,7 @@ KATAS: tuple[Kata, ...] = (
         public=tuple((_c(t),) for t in ("7H 7S 7D", "7H 7S", "QC QD QH QS", "7H 7S 8D",
                                         "2C 3C 4C")),
         generate=_gen_set, reference=lambda cards: engine_is_set(cards),
-        judge=lambda a, e, g: _want_bool(e, g), size=_n_cards,
+        judge=_judge_is_set, size=_n_cards,
         shrink=lambda args: _shrink_cards(args),
     ),
     Kata(
@@ -830,7 +1038,7 @@ KATAS: tuple[Kata, ...] = (
         public=tuple((_c(t),) for t in ("AH 2H 3H", "9S 7S 8S", "QH KH AH", "5D 6D",
                                         "5D 6D 7C", "4C 5C 7C", "TC JC QC KC")),
         generate=_gen_run, reference=lambda cards: engine_is_run(cards),
-        judge=lambda a, e, g: _want_bool(e, g), size=_n_cards,
+        judge=_judge_is_run, size=_n_cards,
         shrink=lambda args: _shrink_cards(args),
     ),
     Kata(
@@ -855,7 +1063,8 @@ KATAS: tuple[Kata, ...] = (
         generate=lambda d: (_gen_meld_hand(d, 13),),
         reference=lambda cards: engine_best_melds(cards).deadwood_value,
         judge=_judge_best_melds, size=_n_cards, shrink=lambda args: _shrink_cards(args),
-        show_expected=_show_arrangement,
+        show_expected=_show_arrangement, arrangement=_returned_arrangement,
+        expected_arrangement=_best_arrangement,
     ),
     Kata(
         name="can_knock", notebook=3, points=2, params=("cards", "limit"),
@@ -867,7 +1076,7 @@ KATAS: tuple[Kata, ...] = (
                 (_c("2C 3C 4C 7D 7H 7S 8H 8S JD QH KS"), 10),
                 (_c("5H 6H 7H 7C 7D"), 10), (_c("5H 6H 7H 2C 9D"), 1)),
         generate=_gen_knock, reference=_can_knock_reference,
-        judge=lambda a, e, g: _want_bool(e, g), size=_n_cards,
+        judge=_judge_can_knock, size=_n_cards,
         shrink=lambda args: _shrink_cards(args, least=2),
     ),
     Kata(
@@ -889,7 +1098,7 @@ KATAS: tuple[Kata, ...] = (
         public=((_c("AH 2H 3H 4H 7S 7D 7C 9C 9D 9S KD"),), (_c("5H 6H 7H KS"),),
                 (_c("5H 6H 7H 8H"),), (_c("5H 6H 7H KS QD"),)),
         generate=_gen_gin, reference=_is_gin_reference,
-        judge=lambda a, e, g: _want_bool(e, g), size=_n_cards,
+        judge=_judge_is_gin, size=_n_cards,
         shrink=lambda args: _shrink_cards(args, least=2),
     ),
     Kata(
@@ -902,8 +1111,8 @@ KATAS: tuple[Kata, ...] = (
                 ([_c("5H 6H 7H")], _c("8H 9H"), False), ([_c("5H 6H 7H")], _c("8H 9H"), True),
                 ([_c("5H 6H 7H")], _c("8H 8C 8D"), False),
                 ([_c("4C 4D 4H 4S")], _c("3C 5C 6C"), False)),
-        generate=_gen_lay_off, reference=_lay_off_reference, judge=lambda a, e, g:
-        _want_int(e, g), size=lambda args: sum(map(len, args[0])) + len(args[1]),
+        generate=_gen_lay_off, reference=_lay_off_reference, judge=_judge_lay_off,
+        size=lambda args: sum(map(len, args[0])) + len(args[1]),
         shrink=_shrink_lay_off,
     ),
     Kata(
@@ -938,7 +1147,7 @@ KATAS: tuple[Kata, ...] = (
                        "score."),
         public=((2, False), (3, False), (2, True), (31, False)),
         generate=_gen_drawn, reference=_is_drawn_reference,
-        judge=lambda a, e, g: _want_bool(e, g), size=lambda args: args[0],
+        judge=_judge_is_drawn, size=lambda args: args[0],
     ),
     Kata(
         name="game_winner", notebook=5, points=2, params=("hands", "target"),
@@ -948,7 +1157,7 @@ KATAS: tuple[Kata, ...] = (
         public=(([("Ada", 60), ("Ben", 25), ("Ada", 40)], 100),
                 ([("Ada", 60), (None, 0), ("Ben", 30)], 100),
                 ([], 100), ([("Cy", 99), ("Cy", 1)], 100)),
-        generate=_gen_game, reference=_game_winner_reference, judge=_judge_equal,
+        generate=_gen_game, reference=_game_winner_reference, judge=_judge_game_winner,
         size=lambda args: len(args[0]), shrink=_shrink_game,
     ),
 )
