@@ -3,8 +3,9 @@
 # attributes on ModuleType and swapping module __getattr__ is the point, not a slip.)
 """The child process that runs one submission's code (run as a script, never imported).
 
-Started by the checker as ``python -I -S child.py`` in an empty temporary folder, with
-limits on CPU time, memory and file size, in a session of its own.  It reads its orders
+Started by the checker as ``python -I -S child.py`` inside its sandbox (see
+``sandbox.py``), from a read-only copy of the few modules it may load, with limits on
+CPU time, memory, file size and processes, in a session of its own.  It reads its orders
 as JSON lines on stdin and answers on a dedicated pipe, each line led by a nonce, never
 on stdout (which goes nowhere).
 
@@ -38,7 +39,7 @@ EXPORTS = ("Card", "Suit", "full_deck", "format_cards", "InvalidCardError", "Box
 
 
 def limit(limits: dict) -> None:
-    """Cap CPU time, address space, file size, core dumps and (not root) processes."""
+    """Cap CPU time, address space, file size, core dumps and (in a sandbox) processes."""
     import resource
 
     def cap(which: int, value: int) -> None:
@@ -54,7 +55,7 @@ def limit(limits: dict) -> None:
     cap(resource.RLIMIT_AS, int(limits["memory"]))
     cap(resource.RLIMIT_FSIZE, int(limits["file"]))
     cap(resource.RLIMIT_CORE, 0)
-    if os.geteuid() != 0:
+    if int(limits["processes"]) > 0:  # the sandbox's own count: no new process or thread
         cap(resource.RLIMIT_NPROC, int(limits["processes"]))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writing too much raises, not kills
 
