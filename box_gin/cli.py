@@ -249,13 +249,15 @@ def _print_feedback(out: Console, ordered: Sequence[StudentResult]) -> None:
         out.print(Text(f"{r['student']}: {r['score']}/{r['max_score']}", style="bold"))
         for problem in problems:
             out.print(Text("  " + problem))
-        missing = [name for name, e in r["katas"].items()
-                   if not e["passed"] and e.get("failure") is None
-                   and len(e["feedback"].splitlines()) <= 2]
+        missing = [name for name, e in r["katas"].items() if not e.get("found", True)]
         for entry in failed:
-            if len(failed) == len(r["katas"]) and missing == list(r["katas"]):
-                break  # nothing defined at all: the problems said why
-            out.print(Text("\n".join("  " + line for line in entry["feedback"].splitlines())))
+            if entry.get("found", True):
+                out.print(Text("\n".join("  " + line for line in entry["feedback"].splitlines())))
+        if missing and len(missing) == len(r["katas"]):
+            out.print(Text("  " + _("no function of any kata was found")))
+        elif missing:
+            out.print(Text("  " + _("no function found for: {katas}").format(
+                katas=", ".join(missing))))
 
 
 if __name__ == "__main__":  # pragma: no cover

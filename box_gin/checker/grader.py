@@ -152,12 +152,12 @@ def _failure_entry(result: KataResult) -> dict[str, Any] | None:
             "call": call_text(result.kata, f.args)}
 
 
-def _kata_entry(result: KataResult) -> dict[str, Any]:
+def _kata_entry(result: KataResult, found: bool = True) -> dict[str, Any]:
     text = feedback_text(result)
     if len(text) > MAX_FEEDBACK:
         text = text[:MAX_FEEDBACK] + "…"
-    return {"passed": result.passed, "points": result.points, "feedback": clean_text(
-        text, MAX_FEEDBACK + 1), "failure": _failure_entry(result)}
+    return {"passed": result.passed, "points": result.points, "found": found,
+            "feedback": clean_text(text, MAX_FEEDBACK + 1), "failure": _failure_entry(result)}
 
 
 def _preferred(kata: Kata, files: list[Path]) -> list[Path]:
@@ -196,7 +196,8 @@ def grade_file(path: Path, cells: list[tuple[str, str]], katas: Sequence[Kata], 
         if time.monotonic() >= budget:
             break
         setup = {"cells": cells, "skip": sorted(skip), "functions": [k.name for k in pending],
-                 "cell_seconds": run.limits.cell_seconds}
+                 "cell_seconds": run.limits.cell_seconds,
+                 "hide": sorted({h for k in pending for h in k.hide})}
         try:
             child = Child(run.sandbox, setup, run.limits, budget)
         except ChildGone as exc:
@@ -306,17 +307,23 @@ def grade_submission(sub: Submission, run: Run) -> StudentResult:
             problems.append(str(exc))
     results: dict[str, KataResult] = {}
     for f, katas in assign(run.katas, cells).items():
-        if katas:
-            found, file_problems = grade_file(f, cells[f], katas, run, budget)
-            results.update(found)
-            problems += file_problems
+        # Katas whose answer is part of what a learner may use (Card.value...) run in a
+        # child of their own, where that part was removed before any student code ran.
+        for group in ([k for k in katas if not k.hide], [k for k in katas if k.hide]):
+            if group:
+                found, file_problems = grade_file(f, cells[f], group, run, budget)
+                results.update(found)
+                problems += [p for p in file_problems if p not in problems]
     if not sub.files:
         problems.append(_("no notebook or .py file found"))
     entries: dict[str, dict[str, Any]] = {}
     for kata in run.katas:
-        result = results.get(kata.name) or KataResult(kata, False, hidden=True, note=_(
-            "no function named {name} was found").format(name=kata.name))
-        entries[kata.name] = _kata_entry(result)
+        result = results.get(kata.name)
+        if result is None:
+            entries[kata.name] = _kata_entry(KataResult(kata, False, hidden=True, note=_(
+                "no function named {name} was found").format(name=kata.name)), False)
+        else:
+            entries[kata.name] = _kata_entry(result)
     return {"student": sub.student, "score": sum(e["points"] for e in entries.values()),
             "max_score": max_score(run.katas), "problems": [clean_text(p) for p in problems],
             "katas": entries}
@@ -327,8 +334,8 @@ def failed_result(student: str, katas: Sequence[Kata], error: str) -> StudentRes
     note = _("the checker failed on this submission: {error}").format(error=error)
     return {"student": student, "score": 0, "max_score": max_score(katas),
             "problems": [clean_text(note)],
-            "katas": {k.name: {"passed": False, "points": 0, "feedback": clean_text(note),
-                               "failure": None} for k in katas}}
+            "katas": {k.name: {"passed": False, "points": 0, "found": False,
+                               "feedback": clean_text(note), "failure": None} for k in katas}}
 
 
 def start_run(*, seed: int | None = None, jobs: int = 1, katas: Sequence[Kata] = KATAS,

@@ -131,6 +131,18 @@ def _pythons() -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def _site_folders(prefix: str) -> list[str]:
+    """Every folder of installed Python packages the sandbox could otherwise see."""
+    import glob
+
+    found = []
+    for base in dict.fromkeys((prefix, "/usr", "/usr/local")):
+        for pattern in ("lib/python3*/site-packages", "lib/python3*/dist-packages",
+                        "lib/python3/dist-packages", "lib/python3/site-packages"):
+            found += glob.glob(os.path.join(base, pattern))
+    return sorted(p for p in set(found) if os.path.isdir(p) and not os.path.islink(p))
+
+
 def _prefix_of(python: str) -> str:
     """The folder an interpreter's standard library lives under."""
     return str(Path(python).resolve().parent.parent)
@@ -178,6 +190,8 @@ class Sandbox:
         prefix = _prefix_of(python)
         if not prefix.startswith("/usr/"):
             argv += ["--ro-bind", prefix, prefix]
+        for packages in _site_folders(prefix):  # installed packages: hidden (the engine too)
+            argv += ["--tmpfs", packages, "--remount-ro", packages]
         argv += ["--ro-bind", str(self.stage), "/box", "--proc", "/proc", "--dev", "/dev",
                  "--size", str(disk), "--tmpfs", "/tmp", "--chdir", "/tmp", "--clearenv",
                  "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", "/tmp",
