@@ -148,8 +148,8 @@ def _check(args: argparse.Namespace) -> int:
     from .checker.submissions import NothingToGrade, find_submissions
     from .katas.specs import KATAS
 
-    out = Console(quiet=args.quiet, highlight=False)
-    err = Console(stderr=True, quiet=args.quiet, highlight=False)
+    out = Console(quiet=args.quiet, highlight=False, soft_wrap=True)
+    err = Console(stderr=True, quiet=args.quiet, highlight=False, soft_wrap=True)
     # Everything the run will import, imported now, before any child exists.
     warm = Console(file=io.StringIO(), width=80)
     warm_table = Table(title="-")
@@ -252,7 +252,8 @@ def _print_feedback(out: Console, ordered: Sequence[StudentResult]) -> None:
         missing = [name for name, e in r["katas"].items() if not e.get("found", True)]
         for entry in failed:
             if entry.get("found", True):
-                out.print(Text("\n".join("  " + line for line in entry["feedback"].splitlines())))
+                out.print(Text("\n".join("  " + line
+                                          for line in entry["feedback"].splitlines())))
         if missing and len(missing) == len(r["katas"]):
             out.print(Text("  " + _("no function of any kata was found")))
         elif missing:

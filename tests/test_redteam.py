@@ -121,7 +121,7 @@ def build_course(top: Path, gradebook: Path, port: int, secret: str) -> Path:
         if path.stem == "hang_in_many_files":
             for i in range(20):
                 shutil.copy(target, folder / f"02_melds_{i:02d}.py")
-    for top_dir, dirs, files in os.walk(top):
+    for top_dir, _dirs, files in os.walk(top):
         os.chmod(top_dir, 0o755)
         for name in files:
             p = Path(top_dir) / name
