@@ -305,6 +305,11 @@ def open_sandbox(kind: str = "auto", jobs: int = 1) -> Sandbox:
     if not kinds:
         raise SandboxError(_("unknown isolation {kind!r}: choose auto, {kinds}").format(
             kind=kind, kinds=", ".join(KINDS)))
+    if root:  # student code never runs as root: a root checker always has a uid to give
+        kinds = [k for k in kinds if k != "none"]
+        if not kinds:
+            raise SandboxError(_("student code is never run as root: as root, the isolation "
+                                 "is bubblewrap or uid"))
     stage = _stage()
     for k in kinds:
         if k == "bubblewrap" and shutil.which("bwrap") is None:
@@ -316,7 +321,7 @@ def open_sandbox(kind: str = "auto", jobs: int = 1) -> Sandbox:
             for i in range(max(1, jobs)):
                 box.uids.put(UID_BASE + i)
         for python in _pythons():
-            if k == "none" or _probe(box, python):
+            if _probe(box, python):
                 box.python = python
                 return box
     _unstage(stage)
