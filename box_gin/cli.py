@@ -15,12 +15,22 @@ from typing import TYPE_CHECKING
 from .i18n import _, ngettext, set_language
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
+    from .checker.grader import StudentResult
     from .checker.sandbox import Limits
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="box-gin", description=_("Katas for three-handed Gin Rummy: grade and release."))
+    parser.add_argument("--version", action="version", version=f"box-gin {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check", help=_("grade submissions into a gradebook"))
     check.add_argument("paths", nargs="+", type=Path, metavar="PATH",
@@ -35,6 +45,16 @@ def _parser() -> argparse.ArgumentParser:
                        help=_("grade N submissions at a time"))
     check.add_argument("--timeout", type=float, default=20.0, metavar="SECONDS",
                        help=_("wall-clock seconds for each kata's tests (default 20)"))
+    check.add_argument("--budget", type=float, default=60.0, metavar="SECONDS",
+                       help=_("wall-clock seconds for a whole submission, restarts and "
+                              "shrinking included (default 60)"))
+    check.add_argument("--seed", type=int, metavar="N",
+                       help=_("the seed of the fresh hidden tests (default: a new secret "
+                              "one, written into the JSON gradebook)"))
+    check.add_argument("--isolation", default="auto",
+                       choices=("auto", "bubblewrap", "uid", "none"),
+                       help=_("how to isolate student code (default: the strongest that "
+                              "works here)"))
     check.add_argument("--lang", help=_("the language of the feedback (en, fr, hu, uk, id, he)"))
     check.add_argument("--no-cache", action="store_true",
                        help=_("grade every submission again, even if it has not changed"))
@@ -82,38 +102,83 @@ def _cache_path(args: argparse.Namespace) -> Path | None:
     return None
 
 
-def _limits(seconds: float) -> Limits:
+def _limits(seconds: float, budget: float) -> Limits:
     from .checker.sandbox import Limits
 
     seconds = max(1.0, seconds)
     return Limits(kata_seconds=seconds, load_seconds=seconds, cell_seconds=seconds / 2,
-                  call_seconds=min(2.0, seconds / 4))
+                  call_seconds=min(2.0, seconds / 4), budget_seconds=max(1.0, budget))
+
+
+def _summary(results: Sequence[StudentResult]) -> list[str]:
+    """The class at a glance: mean and median score, the most-failed katas."""
+    import statistics
+
+    if not results:
+        return []
+    top = results[0]["max_score"]
+    scores = [r["score"] for r in results]
+    lines = [_("mean {mean} of {max}, median {median}").format(
+        mean=f"{statistics.fmean(scores):.1f}", median=f"{statistics.median(scores):g}",
+        max=top)]
+    failed: dict[str, int] = {}
+    for r in results:
+        for name, entry in r["katas"].items():
+            if not entry["passed"]:
+                failed[name] = failed.get(name, 0) + 1
+    worst = sorted(failed.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
+    if worst:
+        lines.append(_("most failed: {katas}").format(katas=", ".join(
+            _("{kata} ({n} of {total})").format(kata=k, n=n, total=len(results))
+            for k, n in worst)))
+    return lines
 
 
 def _check(args: argparse.Namespace) -> int:
+    import io
+
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.table import Table
     from rich.text import Text
 
-    from .checker.grader import CHECKER_VERSION, StudentResult, grade_all
-    from .checker.report import Cache, write_outputs
-    from .checker.submissions import find_submissions
+    from .checker.grader import CHECKER_VERSION, grade_all, new_seed, start_run
+    from .checker.report import Cache, cache_key, write_outputs
+    from .checker.sandbox import SandboxError
+    from .checker.submissions import NothingToGrade, find_submissions
     from .katas.specs import KATAS
 
-    out = Console(quiet=args.quiet, highlight=False)
-    err = Console(stderr=True, quiet=args.quiet, highlight=False)
+    out = Console(quiet=args.quiet, highlight=False, soft_wrap=True)
+    err = Console(stderr=True, quiet=args.quiet, highlight=False, soft_wrap=True)
+    # Everything the run will import, imported now, before any child exists.
+    warm = Console(file=io.StringIO(), width=80)
+    warm_table = Table(title="-")
+    warm_table.add_column("-")
+    warm_table.add_row(Text("-"))
+    warm.print(warm_table)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  console=warm) as warm_bar:
+        warm_bar.advance(warm_bar.add_task("-", total=1))
     try:
         subs = find_submissions(list(args.paths))
-    except FileNotFoundError as exc:
-        err.print(_("box-gin check: {error}").format(error=exc))
+    except (FileNotFoundError, NothingToGrade) as exc:
+        err.print(Text(_("box-gin check: {error}").format(error=exc)))
         return 2
-    if not subs:
-        err.print(_("box-gin check: no submissions found"))
+    salt = CHECKER_VERSION + ";" + ",".join(f"{k.name}:{k.points}:{k.hidden_count}:"
+                                            f"{k.fresh_count}" for k in KATAS)
+    cache_path = _cache_path(args)
+    cache = Cache(cache_path, args.seed, cache_key() if cache_path is not None else None)
+    seed = args.seed if args.seed is not None else cache.seed
+    seed = new_seed() if seed is None else seed
+    cache.seed = seed
+    try:
+        run = start_run(seed=seed, jobs=args.jobs, limits=_limits(args.timeout, args.budget),
+                        isolation=args.isolation)
+    except SandboxError as exc:
+        err.print(Text(_("box-gin check: {error}").format(error=exc)))
         return 2
-    salt = CHECKER_VERSION + ";" + ",".join(f"{k.name}:{k.points}:{k.hidden_count}"
-                                            for k in KATAS)
-    cache = Cache(_cache_path(args))
+    isolation = run.sandbox.describe()
+    err.print(Text(_("isolation: {how}").format(how=isolation)))
     results: dict[str, StudentResult] = {}
     todo = []
     digests = {s.student: s.digest(salt) for s in subs}
@@ -128,20 +193,27 @@ def _check(args: argparse.Namespace) -> int:
         err.print(ngettext("{n} unchanged submission taken from the last run",
                            "{n} unchanged submissions taken from the last run", kept).format(
             n=kept))
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  console=err, transient=True, disable=args.quiet or len(todo) < 2) as bar:
-        task = bar.add_task(_("grading"), total=len(todo))
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      console=err, transient=True,
+                      disable=args.quiet or len(todo) < 2) as bar:
+            task = bar.add_task(_("grading"), total=len(todo))
 
-        def done(result: StudentResult) -> None:
-            bar.advance(task)
+            def done(result: StudentResult) -> None:
+                bar.advance(task)
 
-        for r in grade_all(todo, jobs=args.jobs, done=done, limits=_limits(args.timeout)):
-            results[r["student"]] = r
-            cache.put(r["student"], digests[r["student"]], r)
+            for r in grade_all(todo, jobs=args.jobs, done=done, run=run):
+                results[r["student"]] = r
+                cache.put(r["student"], digests[r["student"]], r)
+    finally:
+        run.sandbox.close()  # every child gone before a gradebook file is written
     ordered = [results[s.student] for s in subs]
-    write_outputs(ordered, csv_path=args.csv, json_path=args.json,
-                  gradescope_dir=args.gradescope)
-    cache.save()
+    written, errors = write_outputs(ordered, seed=seed, isolation=isolation,
+                                    csv_path=args.csv, json_path=args.json,
+                                    gradescope_dir=args.gradescope)
+    cache_error = cache.save()
+    if cache_error:
+        errors.append(cache_error)
 
     table = Table(title=_("box-gin check"))
     table.add_column(_("student"))
@@ -154,13 +226,39 @@ def _check(args: argparse.Namespace) -> int:
                       f"{len(r['katas']) - len(failed)}/{len(r['katas'])}",
                       Text(", ".join(failed) if len(failed) < len(r["katas"]) else _("all")))
     out.print(table)
+    for line in _summary(ordered):
+        out.print(Text(line))
     if args.verbose or len(ordered) == 1:
-        for r in ordered:
-            for entry in r["katas"].values():
-                if not entry["passed"]:
-                    out.print(Text(r["student"], style="bold"))
-                    out.print(Text(entry["feedback"]))
-    return 0
+        _print_feedback(out, ordered)
+    for path in written:
+        out.print(Text(_("wrote {path}").format(path=path)))
+    for error in errors:
+        err.print(Text(_("box-gin check: {error}").format(error=error)))
+    return 1 if errors else 0
+
+
+def _print_feedback(out: Console, ordered: Sequence[StudentResult]) -> None:
+    """Each student's problems and failed katas, the student named once."""
+    from rich.text import Text
+
+    for r in ordered:
+        failed = [e for e in r["katas"].values() if not e["passed"]]
+        problems = r.get("problems") or []
+        if not failed and not problems:
+            continue
+        out.print(Text(f"{r['student']}: {r['score']}/{r['max_score']}", style="bold"))
+        for problem in problems:
+            out.print(Text("  " + problem))
+        missing = [name for name, e in r["katas"].items() if not e.get("found", True)]
+        for entry in failed:
+            if entry.get("found", True):
+                out.print(Text("\n".join("  " + line
+                                          for line in entry["feedback"].splitlines())))
+        if missing and len(missing) == len(r["katas"]):
+            out.print(Text("  " + _("no function of any kata was found")))
+        elif missing:
+            out.print(Text("  " + _("no function found for: {katas}").format(
+                katas=", ".join(missing))))
 
 
 if __name__ == "__main__":  # pragma: no cover

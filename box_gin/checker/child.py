@@ -3,8 +3,9 @@
 # attributes on ModuleType and swapping module __getattr__ is the point, not a slip.)
 """The child process that runs one submission's code (run as a script, never imported).
 
-Started by the checker as ``python -I -S child.py`` in an empty temporary folder, with
-limits on CPU time, memory and file size, in a session of its own.  It reads its orders
+Started by the checker as ``python -I -S child.py`` inside its sandbox (see
+``sandbox.py``), from a read-only copy of the few modules it may load, with limits on
+CPU time, memory, file size and processes, in a session of its own.  It reads its orders
 as JSON lines on stdin and answers on a dedicated pipe, each line led by a nonce, never
 on stdout (which goes nowhere).
 
@@ -38,7 +39,7 @@ EXPORTS = ("Card", "Suit", "full_deck", "format_cards", "InvalidCardError", "Box
 
 
 def limit(limits: dict) -> None:
-    """Cap CPU time, address space, file size, core dumps and (not root) processes."""
+    """Cap CPU time, address space, file size, core dumps and (in a sandbox) processes."""
     import resource
 
     def cap(which: int, value: int) -> None:
@@ -54,7 +55,7 @@ def limit(limits: dict) -> None:
     cap(resource.RLIMIT_AS, int(limits["memory"]))
     cap(resource.RLIMIT_FSIZE, int(limits["file"]))
     cap(resource.RLIMIT_CORE, 0)
-    if os.geteuid() != 0:
+    if int(limits["processes"]) > 0:  # the sandbox's own count: no new process or thread
         cap(resource.RLIMIT_NPROC, int(limits["processes"]))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writing too much raises, not kills
 
@@ -87,6 +88,13 @@ def main() -> None:
         raise Timeout()
 
     signal.signal(alarm, ring)
+    # The engine's own answers to the katas this child grades, removed for good before
+    # any student code runs (nothing keeps them: no frame or object to find them in).
+    for owner, attr in setup.get("hide", []):
+        owner = card_type if owner == "Card" else cards
+        if attr in vars(owner):
+            _disarm(vars(owner)[attr])
+            delattr(owner, attr)
     send({"t": "hello"})
     namespace: dict = {"__name__": "__main__", "__builtins__": __builtins__}
     errors = []
@@ -114,12 +122,6 @@ def main() -> None:
     for line in stdin:
         request = loads(line)
         fn = namespace.get(request["function"])
-        hide = [(card_type if owner == "Card" else cards, attr)
-                for owner, attr in request.get("hide", [])]
-        saved = [(owner, attr, vars(owner)[attr]) for owner, attr in hide
-                 if attr in vars(owner)]
-        for owner, attr, _value in saved:
-            delattr(owner, attr)
         outcomes = []
         start = now()
         per_call = float(request.get("timeout", 2))
@@ -142,10 +144,21 @@ def main() -> None:
             except BaseException as exc:
                 outcomes.append({"raised": [type(exc).__name__, isinstance(exc, ValueError),
                                             _text(exc)]})
-        for owner, attr, value in saved:
-            setattr(owner, attr, value)
         send({"t": "result", "id": request["id"], "outcomes": outcomes, "blocked": blocked})
     os._exit(0)
+
+
+def _disarm(value: object) -> None:
+    """Make a removed engine function raise wherever a reference to it survives (the
+    property object of a dataclass's first class, found through ``gc``...)."""
+    fn = getattr(value, "fget", None) or getattr(value, "__func__", None) or value
+
+    def stub(*args, **kwargs):
+        raise AttributeError("not available while this kata is graded")
+
+    if isinstance(fn, types.FunctionType):
+        with contextlib.suppress(ValueError, TypeError):
+            fn.__code__ = stub.__code__
 
 
 def _text(exc: BaseException) -> str:

@@ -1,23 +1,30 @@
 """The gradebook: a CSV, a JSON file, Gradescope's ``results.json``, and the rerun cache.
 
-Every file is written atomically (a temporary file, then ``os.replace``), from the
-results held in the checker's memory: nothing a submission writes meanwhile survives.
+Every file is written atomically (a temporary file, then ``os.replace``), each on its
+own, from the results held in the checker's memory, after every child of the run is
+gone: nothing a submission could write survives.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
+import hmac
 import io
 import json
-from collections.abc import Sequence
+import os
+import secrets
+from collections.abc import Callable, Sequence
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from ..i18n import ngettext
+from ..i18n import _, ngettext
 from ..katas.core import Kata
 from ..katas.release import write_atomic
 from ..katas.specs import KATAS
-from .grader import StudentResult
+from .grader import CHECKER_VERSION, StudentResult
+from .submissions import read_regular
 
 
 def gradebook_csv(results: Sequence[StudentResult], katas: Sequence[Kata] = KATAS) -> str:
@@ -31,9 +38,22 @@ def gradebook_csv(results: Sequence[StudentResult], katas: Sequence[Kata] = KATA
     return out.getvalue()
 
 
-def gradebook_json(results: Sequence[StudentResult]) -> str:
-    """Every student's result, with the feedback on each kata."""
-    return json.dumps(list(results), indent=1, ensure_ascii=False) + "\n"
+def gradebook(results: Sequence[StudentResult], *, seed: int, isolation: str,
+              katas: Sequence[Kata] = KATAS) -> dict[str, Any]:
+    """The whole gradebook as plain data (the JSON file's shape, see docs/checker.md)."""
+    return {"format": "box-gin-gradebook", "version": 2, "checker": CHECKER_VERSION,
+            "seed": seed, "isolation": isolation,
+            "max_score": sum(k.points for k in katas),
+            "katas": [{"name": k.name, "points": k.points, "notebook": k.notebook}
+                      for k in katas],
+            "students": list(results)}
+
+
+def gradebook_json(results: Sequence[StudentResult], *, seed: int, isolation: str,
+                   katas: Sequence[Kata] = KATAS) -> str:
+    """Every student's result, with the feedback on each kata, and the run's seed."""
+    return json.dumps(gradebook(results, seed=seed, isolation=isolation, katas=katas),
+                      indent=1, ensure_ascii=False) + "\n"
 
 
 def gradescope_json(result: StudentResult, katas: Sequence[Kata] = KATAS) -> str:
@@ -51,49 +71,123 @@ def gradescope_json(result: StudentResult, katas: Sequence[Kata] = KATAS) -> str
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
 
-def write_outputs(results: Sequence[StudentResult], *, csv_path: Path | None = None,
-                  json_path: Path | None = None, gradescope_dir: Path | None = None) -> None:
-    """Write the gradebook files asked for."""
+def _safe_name(student: str) -> str:
+    name = "".join(c if c.isalnum() or c in "-_." else "_" for c in student).strip(".")
+    return name or "_"
+
+
+def write_outputs(results: Sequence[StudentResult], *, seed: int, isolation: str,
+                  csv_path: Path | None = None, json_path: Path | None = None,
+                  gradescope_dir: Path | None = None) -> tuple[list[Path], list[str]]:
+    """Write the gradebook files asked for, each on its own: the paths written, and an
+    error for each file that could not be (the others are written all the same)."""
+    jobs: list[tuple[Path, Callable[[], str]]] = []
     if csv_path is not None:
-        write_atomic(csv_path, gradebook_csv(results))
+        jobs.append((csv_path, lambda: gradebook_csv(results)))
     if json_path is not None:
-        write_atomic(json_path, gradebook_json(results))
+        jobs.append((json_path, lambda: gradebook_json(results, seed=seed,
+                                                       isolation=isolation)))
     if gradescope_dir is not None:
         if len(results) == 1:
-            write_atomic(gradescope_dir / "results.json", gradescope_json(results[0]))
+            jobs.append((gradescope_dir / "results.json",
+                         lambda: gradescope_json(results[0])))
         else:
             for r in results:
-                write_atomic(gradescope_dir / r["student"] / "results.json", gradescope_json(r))
+                jobs.append((gradescope_dir / _safe_name(r["student"]) / "results.json",
+                             lambda r=r: gradescope_json(r)))  # type: ignore[misc]
+    written, errors = [], []
+    for path, text in jobs:
+        try:
+            write_atomic(path, text())
+            written.append(path)
+        except (OSError, ValueError) as exc:
+            errors.append(_("{path}: could not be written ({error})").format(
+                path=path, error=exc.strerror if isinstance(exc, OSError) and exc.strerror
+                else exc))
+    return written, errors
+
+
+def _key_path() -> Path:
+    base = os.environ.get("BOX_GIN_KEY_DIR") or os.path.join(
+        os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config"),
+        "box-gin")
+    return Path(base) / "cache.key"
+
+
+def cache_key() -> bytes | None:
+    """The secret that authenticates this user's cache entries (made on first use,
+    readable by this user only); None when it cannot be kept."""
+    path = _key_path()
+    with suppress(OSError):
+        return read_regular(path, 4096)[:64] or None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(secrets.token_bytes(32))
+        return read_regular(path, 4096)[:64] or None
+    except OSError:
+        return None
 
 
 class Cache:
-    """Results of earlier runs, keyed by student and a hash of their files."""
+    """Results of earlier runs, keyed by student and a hash of their files; each entry
+    signed (HMAC-SHA256 with this user's key), so a planted or edited entry is ignored.
+    The cache keeps its run's seed: a rerun draws the same fresh cases."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, seed: int | None = None,
+                 key: bytes | None = None) -> None:
         self.path = path
+        self.key = key
+        self.seed = seed
         self.entries: dict[str, dict[str, Any]] = {}
-        if path is not None and path.exists():
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-                if isinstance(data, dict) and isinstance(data.get("entries"), dict):
-                    self.entries = data["entries"]
-            except (OSError, ValueError):
-                self.entries = {}
+        if path is None or key is None:
+            return
+        try:
+            data = json.loads(read_regular(path, 64 * 1024 * 1024).decode("utf-8"))
+        except (OSError, ValueError, RecursionError):
+            return
+        if not isinstance(data, dict) or not isinstance(data.get("entries"), dict):
+            return
+        stored = data.get("seed")
+        if not isinstance(stored, int) or not hmac.compare_digest(
+                str(data.get("mac", "")), self._mac(["seed", stored])):
+            return
+        if seed is not None and stored != seed:
+            return  # another seed: every submission is graded again
+        self.seed = stored
+        self.entries = {s: e for s, e in data["entries"].items() if isinstance(e, dict)}
+
+    def _mac(self, value: Any) -> str:
+        assert self.key is not None
+        message = json.dumps(value, sort_keys=True, ensure_ascii=True).encode()
+        return hmac.new(self.key, message, hashlib.sha256).hexdigest()
 
     def get(self, student: str, digest: str) -> StudentResult | None:
-        """The cached result, if the files have not changed."""
+        """The cached result, if the files have not changed and the entry is ours."""
         entry = self.entries.get(student)
-        if isinstance(entry, dict) and entry.get("digest") == digest and isinstance(
-                entry.get("result"), dict):
-            result: StudentResult = entry["result"]
-            return result
-        return None
+        if not isinstance(entry, dict) or entry.get("digest") != digest:
+            return None
+        result = entry.get("result")
+        if not isinstance(result, dict) or not hmac.compare_digest(
+                str(entry.get("mac", "")), self._mac([self.seed, student, digest, result])):
+            return None
+        return result
 
     def put(self, student: str, digest: str, result: StudentResult) -> None:
         """Remember a result."""
-        self.entries[student] = {"digest": digest, "result": result}
+        if self.key is not None:
+            self.entries[student] = {"digest": digest, "result": result, "mac": self._mac(
+                [self.seed, student, digest, result])}
 
-    def save(self) -> None:
-        """Write the cache (atomically)."""
-        if self.path is not None:
-            write_atomic(self.path, json.dumps({"entries": self.entries}, ensure_ascii=False))
+    def save(self) -> str | None:
+        """Write the cache (atomically); an error message if it could not be."""
+        if self.path is None or self.key is None or self.seed is None:
+            return None
+        try:
+            write_atomic(self.path, json.dumps({"seed": self.seed, "mac": self._mac(
+                ["seed", self.seed]), "entries": self.entries}, ensure_ascii=False))
+        except OSError as exc:
+            return _("{path}: could not be written ({error})").format(
+                path=self.path, error=exc.strerror or exc)
+        return None

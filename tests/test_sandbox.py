@@ -1,0 +1,162 @@
+"""The sandbox itself: what a child can see and do in each isolation mode, and the
+fallbacks when bubblewrap is missing."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from box_gin.checker.sandbox import (
+    STAGED,
+    UID_BASE,
+    Limits,
+    SandboxError,
+    open_sandbox,
+    uid_processes,
+)
+from box_gin.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+PROBE = """
+import json, os, socket, sys
+seen = {"root": sorted(os.listdir("/")), "uid": os.getuid(),
+        "repo": os.path.exists(sys.argv[1]), "staged": []}
+for top, dirs, files in os.walk(os.path.join(sys.argv[2], "box_gin")):
+    seen["staged"] += [os.path.relpath(os.path.join(top, f), sys.argv[2]) for f in files]
+try:
+    with open(os.path.join(sys.argv[2], "box_gin", "cards.py"), "a") as f:
+        f.write("#")
+    seen["package_writable"] = True
+except OSError:
+    seen["package_writable"] = False
+with open("/proc/net/dev") as f:
+    seen["interfaces"] = sorted(line.split(":")[0].strip() for line in f if ":" in line)
+pids = [p for p in os.listdir("/proc") if p.isdigit()]
+seen["pids"] = len(pids)
+print(json.dumps(seen))
+"""
+
+
+def _probe(kind: str) -> dict:
+    box = open_sandbox(kind)
+    try:
+        uid = box.take_uid()
+        box_path = "/box" if box.kind == "bubblewrap" else str(box.stage)
+        proc, folder = box.spawn(uid, ["-I", "-S", "-c", PROBE, str(ROOT), box_path],
+                                 Limits(), ())
+        proc.stdin.close()
+        # stdout goes nowhere by design: run the same argv again, capturing it.
+        proc.wait(timeout=30)
+        argv = proc.args
+        kwargs = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
+        done = subprocess.run(argv, capture_output=True, timeout=30, cwd=folder or "/",
+                              **kwargs)
+        if folder:
+            shutil.rmtree(folder, ignore_errors=True)
+        box.give_uid(uid)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+    finally:
+        box.close()
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+def test_bubblewrap_child_sees_only_the_system_and_the_staged_modules():
+    seen = _probe("bubblewrap")
+    assert not seen["repo"]  # no course folder, no package, no gradebook
+    assert set(seen["root"]) <= {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32",
+                                 "box", "proc", "dev", "tmp", "root", "opt", "home", "work"}
+    assert "etc" not in seen["root"] and "home" not in seen["root"]
+    assert sorted(seen["staged"]) == sorted(f"box_gin/{name}" for name in STAGED)
+    assert not seen["package_writable"]
+    assert seen["interfaces"] in ([], ["lo"])  # a network namespace of its own
+    assert seen["pids"] <= 3  # its own pid namespace: init and itself
+    if os.geteuid() == 0:
+        assert seen["uid"] == UID_BASE
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the uid fallback is for a root checker")
+def test_uid_fallback_runs_as_a_uid_of_its_own_that_cannot_write_the_package():
+    seen = _probe("uid")
+    assert seen["uid"] == UID_BASE
+    assert not seen["package_writable"]
+    assert not uid_processes(UID_BASE)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the uid fallback is for a root checker")
+def test_uid_fallback_grades_the_solutions_and_says_so(tmp_path, capsys):
+    out = tmp_path / "g.json"
+    code = main(["check", str(ROOT / "solutions"), "--json", str(out), "--isolation", "uid",
+                 "--no-cache"])
+    assert code == 0
+    book = json.loads(out.read_text())
+    assert book["students"][0]["score"] == 36
+    err = capsys.readouterr().err
+    assert "install bubblewrap" in err and "install bubblewrap" in book["isolation"]
+    assert not uid_processes(UID_BASE)
+
+
+def test_no_isolation_is_refused_as_root_and_said_when_not_root():
+    if os.geteuid() == 0:
+        with pytest.raises(SandboxError, match="never run as root"):
+            open_sandbox("none")
+    top = Path(tempfile.mkdtemp(prefix="box-gin-none-"))
+    try:
+        _grade_without_isolation(top)
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+
+
+def _grade_without_isolation(top: Path) -> None:
+    shutil.copytree(ROOT / "solutions", top / "solutions")
+    shutil.copytree(ROOT / "box_gin", top / "pkg" / "box_gin",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    for folder, _dirs, files in os.walk(top):
+        os.chmod(folder, 0o777)
+        for name in files:
+            os.chmod(os.path.join(folder, name), 0o644)
+    command = [sys.executable, "-m", "box_gin.cli", "check", str(top / "solutions"),
+               "--json", str(top / "g.json"), "--isolation", "none", "--no-cache"]
+    if os.geteuid() == 0:
+        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(top / "pkg"), "HOME": str(top),
+           "BOX_GIN_KEY_DIR": str(top / "key")}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "install bubblewrap" in done.stderr
+    book = json.loads((top / "g.json").read_text())
+    assert book["students"][0]["score"] == 36 and "install bubblewrap" in book["isolation"]
+
+
+def test_an_unknown_isolation_is_a_clear_error():
+    with pytest.raises(SandboxError, match="unknown isolation"):
+        open_sandbox("chroot")
+
+
+def test_the_grader_is_not_dumpable():
+    code = ("import ctypes; from box_gin.checker.sandbox import harden_grader; "
+            "harden_grader(); print(ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)
+    assert done.stdout.strip() == "0"
+
+
+def test_the_staged_copy_is_read_only_and_holds_no_engine():
+    box = open_sandbox("auto")
+    try:
+        files = sorted(str(p.relative_to(box.stage)) for p in box.stage.rglob("*")
+                       if p.is_file())
+        assert files == sorted(f"box_gin/{name}" for name in STAGED)
+        assert all(not (p.stat().st_mode & 0o222) for p in box.stage.rglob("*"))
+        assert "melds.py" not in " ".join(files) and "specs.py" not in " ".join(files)
+        stage = box.stage
+    finally:
+        box.close()
+    assert not stage.exists()
