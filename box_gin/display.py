@@ -329,3 +329,27 @@ def layoff_step_html(knocker_melds: Sequence[Meld], layoffs: Sequence[Layoff]) -
                         for c in cards)
         parts.append(f'<span class="bg-meld" data-meld="{meld}">{inner}</span>')
     return f'{STYLE}<div class="bg-cards bg-knocker-melds">' + "".join(parts) + "</div>"
+
+
+class Folded:
+    """Text kept folded until a reader opens it: answers to check a guess against.
+
+    In a notebook it shows as a "Show the numbers" toggle (HTML ``<details>``, class
+    ``bg-folded``), closed until clicked; its plain text (a terminal, nbval) is the text.
+
+    >>> Folded("42 hands")
+    42 hands
+    """
+
+    def __init__(self, text: str, summary: str | None = None) -> None:
+        self.text = text
+        self.summary = summary
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        summary = self.summary if self.summary is not None else _("Show the numbers")
+        return (f'<details class="bg-folded"{_dir()}><summary style="cursor:pointer;'
+                f'font-weight:600;color:#1f4e79">{html.escape(summary)}</summary>'
+                f'<pre class="bg-folded-text" dir="ltr">{html.escape(self.text)}</pre></details>')

@@ -43,8 +43,8 @@ WIDGET_STYLE = """<style>
  background:#f3f5f8;color:#1b2330}
 .jupyter-widgets.widget-button.bg-btn:hover:enabled{background:#e3e8ef}
 .jupyter-widgets.widget-button.bg-btn:disabled{opacity:.5;cursor:default}
-.bg-widget .bg-error{color:#a4161a;background:#fdecea;border-left:4px solid #c62828;
- padding:.35em .6em;border-radius:.25em}
+.bg-widget .bg-error{display:inline-block;color:#a4161a;background:#fdecea;
+ border-left:4px solid #c62828;padding:.35em .6em;border-radius:.25em}
 </style>"""
 
 #: A ready-made widget holding both stylesheets (show it once, anywhere on the page).

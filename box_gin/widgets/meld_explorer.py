@@ -75,7 +75,7 @@ class MeldExplorer(BoxGinWidget):
         self._rebuild_hand()
         self._start([self.deck_label, *suits, controls, self.best_readout,
                      self.deadwood_readout, self.hand_label, self.hand_row, build,
-                     self.mine_readout, self.compare_readout, self.message])
+                     self.message, self.mine_readout, self.compare_readout])
 
     # -- state -------------------------------------------------------------------------
 
