@@ -9,7 +9,7 @@ PY     := $(BIN)/python
 .PHONY: lab test lint typecheck pytest notebooks exercises bench play clean help
 
 help:
-	@echo "make lab        open JupyterLab on notebooks/"
+	@echo "make lab        open the kit in JupyterLab, at START.ipynb"
 	@echo "make test       lint, type-check and run the whole test suite"
 	@echo "make notebooks  re-execute every notebook in place"
 	@echo "make exercises  regenerate exercises/ from solutions/"
@@ -33,11 +33,11 @@ $(VENV)/.stamp-bench: pyproject.toml $(VENV)/.stamp-test
 	$(PY) -m pip install --quiet -e '.[test,bench]'
 	touch $@
 
-# Jupyter refuses to run as root unless told; containers often run as root.
-AS_ROOT := $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True)
-
+# The whole kit (START.ipynb first, notebooks/, exercises/), with the kit's Jupyter settings
+# from jupyter-config/ (no news pop-up, no start-up warnings); as root it passes allow_root.
+# See box_gin/tools/lab.py.  More options: make lab ARGS='--port 8890'.
 lab: $(VENV)/.stamp-notebooks
-	$(BIN)/jupyter lab notebooks/ $(AS_ROOT)
+	$(PY) -m box_gin.tools.lab $(CURDIR) -- $(ARGS)
 
 lint: $(VENV)/.stamp-test
 	$(BIN)/ruff check box_gin tests benchmarks

@@ -46,6 +46,12 @@ STYLE = """<style>
 .bg-scoresheet,.bg-cut,.bg-discards{border-collapse:collapse;font:1em system-ui,sans-serif}
 .bg-scoresheet td,.bg-scoresheet th{border:1px solid #bbb;padding:.2em .6em;text-align:center}
 .bg-scoresheet .bg-total td{font-weight:bold;border-top:2px solid #333}
+.bg-discards th{text-align:start;font-weight:600;padding:.1em .5em .1em 0;white-space:nowrap}
+.bg-discards td{padding:.1em .15em;text-align:center}
+.bg-discards .bg-card{font-size:.8em;box-shadow:none}
+.bg-discards td.bg-best-discard .bg-card{border:2px solid #f9a825}
+.bg-discards td.bg-readout{font-size:.95em;margin:0}
+.bg-stage-label{font-weight:600;margin:.5em 0 .1em}
 </style>"""
 
 
@@ -88,14 +94,17 @@ def deadwood_html(cards: Iterable[Card], *, style: bool = True) -> str:
     return (STYLE if style else "") + f'<span class="bg-deadwood">{inner}</span>'
 
 
-def arrangement_html(arrangement: Arrangement) -> str:
-    """Melds, deadwood and the deadwood value."""
+def arrangement_html(arrangement: Arrangement, *, value: bool = True) -> str:
+    """Melds, deadwood and (unless ``value=False``, for a view that states it elsewhere)
+    the deadwood value."""
     melds = "".join(meld_html(m, style=False) for m in arrangement.melds)
-    value = _("Deadwood: {value}").format(value=arrangement.deadwood_value)
+    line = ""
+    if value:
+        text = _("Deadwood: {value}").format(value=arrangement.deadwood_value)
+        line = f'<div class="bg-readout bg-deadwood-value">{html.escape(text)}</div>'
     return (
         f"{STYLE}<div class=\"bg-arrangement\"{_dir()}><div class=\"bg-cards\">{melds}"
-        f"{deadwood_html(arrangement.deadwood, style=False)}</div>"
-        f'<div class="bg-readout bg-deadwood-value">{html.escape(value)}</div></div>'
+        f"{deadwood_html(arrangement.deadwood, style=False)}</div>{line}</div>"
     )
 
 
@@ -116,15 +125,19 @@ def layoff_html(result: LayoffResult) -> str:
 
 
 def discard_analysis_html(analysis: DiscardAnalysis) -> str:
-    """Each discard with the deadwood it leaves; the best ones marked."""
-    rows = "".join(
-        f"<tr><td>{card_html(c)}</td><td class=\"bg-readout\">{d}"
-        f"{' ★' if c in analysis.best else ''}</td></tr>"
-        for c, d in sorted(analysis.deadwood_after.items(), key=lambda kv: (kv[1], kv[0]))
-    )
-    head = html.escape(pgettext("column", "Discard")) + "</th><th>" + html.escape(
-        _("Deadwood left"))
-    return f"{STYLE}<table class=\"bg-discards\"{_dir()}><tr><th>{head}</th></tr>{rows}</table>"
+    """Each discard with the deadwood it leaves, best first and the best ones starred: two
+    compact rows (the discards as small cards, the deadwood under each)."""
+    order = sorted(analysis.deadwood_after.items(), key=lambda kv: (kv[1], kv[0]))
+    cards = "".join(
+        f'<td class="{"bg-best-discard" if c in analysis.best else ""}">{card_html(c)}</td>'
+        for c, _d in order)
+    values = "".join(
+        f'<td class="bg-readout{" bg-best-discard" if c in analysis.best else ""}">'
+        f"{d}{' ★' if c in analysis.best else ''}</td>" for c, d in order)
+    discard = html.escape(pgettext("column", "Discard"))
+    left = html.escape(_("Deadwood left"))
+    return (f"{STYLE}<table class=\"bg-discards\"{_dir()}><tr><th>{discard}</th>{cards}</tr>"
+            f"<tr><th>{left}</th>{values}</tr></table>")
 
 
 def _readout(text: str, cls: str) -> str:
@@ -316,3 +329,27 @@ def layoff_step_html(knocker_melds: Sequence[Meld], layoffs: Sequence[Layoff]) -
                         for c in cards)
         parts.append(f'<span class="bg-meld" data-meld="{meld}">{inner}</span>')
     return f'{STYLE}<div class="bg-cards bg-knocker-melds">' + "".join(parts) + "</div>"
+
+
+class Folded:
+    """Text kept folded until a reader opens it: answers to check a guess against.
+
+    In a notebook it shows as a "Show the numbers" toggle (HTML ``<details>``, class
+    ``bg-folded``), closed until clicked; its plain text (a terminal, nbval) is the text.
+
+    >>> Folded("42 hands")
+    42 hands
+    """
+
+    def __init__(self, text: str, summary: str | None = None) -> None:
+        self.text = text
+        self.summary = summary
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        summary = self.summary if self.summary is not None else _("Show the numbers")
+        return (f'<details class="bg-folded"{_dir()}><summary style="cursor:pointer;'
+                f'font-weight:600;color:#1f4e79">{html.escape(summary)}</summary>'
+                f'<pre class="bg-folded-text" dir="ltr">{html.escape(self.text)}</pre></details>')

@@ -159,6 +159,49 @@ def test_make_meld_reports_the_engines_reason_for_a_bad_meld():
     assert str(err.value).split(": ", 1)[1].replace("'", "&#x27;") in explorer.message.value
 
 
+def test_a_bad_meld_is_explained_as_a_set_and_as_a_run_in_an_error_box():
+    # 7H 7S 8D is neither: the message must not assume a set was meant
+    explorer = MeldExplorer("7H 7S 8D KC")
+    for card in ("7H", "7S", "8D"):
+        explorer.hand_button(card).click()
+    explorer.buttons["make meld"].click()
+    assert explorer.my_melds == []
+    message = explorer.message.value
+    assert 'class="bg-readout bg-error"' in message
+    assert "the cards of a set all have the same rank" in message
+    assert "the cards of a run all have the same suit" in message
+    assert "7♥ 7♠ 8♦" in message
+
+
+def test_make_meld_with_no_card_chosen_says_what_to_do():
+    explorer = MeldExplorer("7H 7S 7D")
+    explorer.buttons["make meld"].click()
+    assert explorer.my_melds == [] and "bg-error" in explorer.message.value
+    assert "First click the cards" in explorer.message.value
+
+
+def test_meld_explorer_states_each_deadwood_value_once():
+    explorer = MeldExplorer("4H 5H 6H 7H 7S 7D KC")
+    best = explorer.best
+    # the best frame shows cards only; the number is the "Least deadwood" line's
+    assert "bg-deadwood-value" not in explorer.best_readout.value
+    assert "bg-deadwood-value" not in explorer.mine_readout.value
+    assert explorer.deadwood_readout.value.count(str(best.deadwood_value)) == 1
+    assert 'class="bg-deadwood"' in explorer.best_readout.value      # KC is still shown
+
+
+def test_card_buttons_carry_no_inline_colour_that_would_hide_their_classes():
+    explorer = MeldExplorer("4H 5H 6H 7S")
+    for card in ("4H", "5H", "6H"):
+        explorer.hand_button(card).click()
+    explorer.buttons["make meld"].click()
+    explorer.hand_button("7S").click()
+    for button in explorer.hand_buttons:
+        assert button.style.button_color is None and button.style.text_color is None
+    assert "bg-in-meld" in classes(explorer.hand_button("4H"))
+    assert "bg-selected" in classes(explorer.hand_button("7S"))
+
+
 # -- the Knock Trainer ---------------------------------------------------------------------
 
 def test_knock_trainer_click_shows_deadwood_and_knock_verdict():
@@ -207,6 +250,36 @@ def test_new_hand_button_finds_a_position_near_a_knock():
     assert best_discards(trainer.cards, forbidden=trainer.forbidden).least_deadwood <= 14
 
 
+def test_revealed_table_is_two_compact_rows_not_a_row_per_card():
+    trainer = KnockTrainer(seed=4)
+    trainer.buttons["reveal"].click()
+    table = trainer.reveal_readout.value
+    analysis = best_discards(trainer.cards, forbidden=trainer.forbidden)
+    assert table.count("<tr>") == 2
+    order = sorted(analysis.deadwood_after.items(), key=lambda kv: (kv[1], kv[0]))
+    shown = [part.split('"', 1)[0] for part in table.split('data-card="')[1:]]
+    assert shown == [repr(c) for c, _d in order]
+
+
+def every_widget():
+    return [DealWidget(seed=3), MeldExplorer("7H 7S 7D"), KnockTrainer(seed=1),
+            ScoringWidget.from_cards(KNOCKER, DEFENDER), GameTable(seed=2, chart=False)]
+
+
+def test_every_widgets_buttons_share_one_style_and_sit_in_rows():
+    layouts = set()
+    for widget in every_widget():
+        rows = [child for child in widget.children if "bg-button-row" in classes(child)]
+        in_rows = {id(b) for row in rows for b in row.children}
+        for key, button in widget.buttons.items():
+            assert "bg-btn" in classes(button), (widget, key)
+            layouts.add((button.layout.width, button.layout.min_width, button.layout.height))
+            if not isinstance(widget, GameTable):   # the Game Table adopts them later
+                assert id(button) in in_rows, (widget, key)
+        widget.close()
+    assert layouts == {("auto", "8em", "2.4em")}
+
+
 # -- the Scoring widget ---------------------------------------------------------------------
 
 KNOCKER = "5H 6H 7H KC KD KS 2C 2D 2S 4C"
@@ -235,6 +308,18 @@ def test_scoring_widget_steps_through_each_layoff_to_the_score():
     assert widget.step == widget.steps - 2 and widget.score_readout.value == ""
     widget.buttons["restart"].click()
     assert widget.step == 0
+
+
+def test_scoring_widgets_last_step_names_the_knocker_and_the_defender():
+    widget = ScoringWidget.from_cards(KNOCKER, DEFENDER)
+    while not widget.buttons["next"].disabled:
+        widget.buttons["next"].click()
+    stage = widget.stage.value
+    knocker, defender = widget.result.knocker, widget.result.defender
+    assert f"Knocker: the {knocker.label}" in stage and f"Defender: the {defender.label}" in stage
+    # each label stands right before its own row of melds
+    assert stage.index("Knocker:") < stage.index("bg-knocker-melds") < \
+        stage.index("Defender:") < stage.index("bg-arrangement")
 
 
 def test_scoring_widget_from_play_matches_the_hand_result():

@@ -23,20 +23,28 @@ from ..i18n import is_rtl, on_language_change
 WIDGET_STYLE = """<style>
 .bg-widget{font-family:system-ui,sans-serif}
 .bg-widget.bg-rtl{direction:rtl}
-.bg-widget .bg-card-row{direction:ltr;flex-wrap:wrap;gap:4px}
+.bg-widget .bg-card-row{direction:ltr;flex-wrap:wrap;gap:4px;padding:4px 2px;overflow:visible}
 .jupyter-widgets.widget-button.bg-card-button{width:3em;height:4.2em;padding:0;
  border:1px solid #888;border-radius:.35em;background:#fff;font:bold 1.35em/1 system-ui,
  sans-serif;box-shadow:1px 1px 2px #0003;margin:2px}
 .jupyter-widgets.widget-button.bg-card-button.bg-red{color:#c8102e}
 .jupyter-widgets.widget-button.bg-card-button.bg-black{color:#111}
-.jupyter-widgets.widget-button.bg-card-button.bg-selected{outline:3px solid #1f6feb;
- background:#e8f0fe;transform:translateY(-4px)}
+.jupyter-widgets.widget-button.bg-card-button.bg-selected{background:#dbe7fd;
+ outline:3px solid #1f6feb;outline-offset:-3px}
 .jupyter-widgets.widget-button.bg-card-button.bg-in-meld{background:#e6f4ea;
- border:2px solid #2e7d32}
+ box-shadow:inset 0 -.45em 0 #2e7d32}
 .jupyter-widgets.widget-button.bg-card-button.bg-best{border:3px solid #f9a825}
 .jupyter-widgets.widget-button.bg-card-button.bg-forbidden{opacity:.5}
 .jupyter-widgets.widget-button.bg-card-button:disabled{opacity:.6;cursor:default}
-.jupyter-widgets.widget-button.bg-btn{font-size:1.05em;height:2.2em;margin:2px}
+.bg-widget .bg-button-row{flex-wrap:wrap;gap:6px;margin:4px 0;overflow:visible}
+.jupyter-widgets.widget-button.bg-btn{box-sizing:border-box;flex:0 0 auto;align-self:flex-start;
+ width:auto;min-width:8em;max-width:20em;height:2.4em;margin:0;padding:0 1em;
+ font:500 1em/1 system-ui,sans-serif;border:1px solid #8a94a6;border-radius:.4em;
+ background:#f3f5f8;color:#1b2330}
+.jupyter-widgets.widget-button.bg-btn:hover:enabled{background:#e3e8ef}
+.jupyter-widgets.widget-button.bg-btn:disabled{opacity:.5;cursor:default}
+.bg-widget .bg-error{display:inline-block;color:#a4161a;background:#fdecea;
+ border-left:4px solid #c62828;padding:.35em .6em;border-radius:.25em}
 </style>"""
 
 #: A ready-made widget holding both stylesheets (show it once, anywhere on the page).
@@ -62,9 +70,8 @@ class CardButton(w.Button):  # type: ignore[misc]
         self.add_class("bg-card-button")
         self.add_class("bg-red" if card.suit.is_red else "bg-black")
         self.add_class("bg-card-" + repr(card))
-        self.style.font_weight = "bold"
-        self.style.text_color = "#c8102e" if card.suit.is_red else "#111111"
-        self.style.button_color = "white"
+        # Colours and borders come from the stylesheet's classes only: an inline style
+        # (``style.button_color``) would hide the classes bg-selected, bg-in-meld, bg-best.
         self.layout.width = "3em"
         self.layout.height = "4.2em"
         self._selected = False
@@ -78,7 +85,6 @@ class CardButton(w.Button):  # type: ignore[misc]
     def selected(self, value: bool) -> None:
         self._selected = bool(value)
         self.mark("bg-selected", self._selected)
-        self.style.button_color = "#e8f0fe" if self._selected else "white"
 
     def mark(self, css_class: str, on: bool) -> None:
         """Add or remove a CSS class."""
@@ -96,6 +102,28 @@ def card_row(buttons: Iterable[w.Widget]) -> w.HBox:
     """A left-to-right row of card buttons (cards stay left to right in any language)."""
     row = w.HBox(list(buttons))
     row.add_class("bg-card-row")
+    return row
+
+
+#: The layout every action button shares (its look is the class ``bg-btn``): as wide as
+#: its caption, never a full-width bar.
+BUTTON_LAYOUT = {"width": "auto", "min_width": "8em", "height": "2.4em"}
+
+
+def action_button(key: str, handler: Callable[[], None]) -> w.Button:
+    """An action button in the kit's one style, with CSS classes ``bg-btn`` and
+    ``bg-btn-<key>``; ``handler`` runs on a click."""
+    button = w.Button(layout=w.Layout(**BUTTON_LAYOUT))
+    button.add_class("bg-btn")
+    button.add_class(css_key(key))
+    button.on_click(lambda _b: handler())
+    return button
+
+
+def button_row(buttons: Iterable[w.Widget]) -> w.HBox:
+    """A row of action buttons (class ``bg-button-row``), wrapping when narrow."""
+    row = w.HBox(list(buttons))
+    row.add_class("bg-button-row")
     return row
 
 
@@ -134,11 +162,8 @@ class BoxGinWidget(w.VBox):  # type: ignore[misc]
         self._unsubscribe: Callable[[], None] | None = None
 
     def _button(self, key: str, handler: Callable[[], None]) -> w.Button:
-        """A named button with CSS classes ``bg-btn`` and ``bg-btn-<key>``."""
-        button = w.Button(layout=w.Layout(width="auto", min_width="8em"))
-        button.add_class("bg-btn")
-        button.add_class(css_key(key))
-        button.on_click(lambda _b: handler())
+        """A named button (see :func:`action_button`), kept in ``buttons[key]``."""
+        button = action_button(key, handler)
         self.buttons[key] = button
         return button
 

@@ -18,7 +18,7 @@ from ..hand import Hand, Role
 from ..i18n import _
 from ..match import Match
 from ..rules import STANDARD, Rules
-from .base import BoxGinWidget, text_html
+from .base import BoxGinWidget, button_row, text_html
 
 DEFAULT_PLAYERS = ("Ada", "Ben", "Cy")
 
@@ -50,9 +50,9 @@ class DealWidget(BoxGinWidget):
         self.deal_readout = w.HTML()
         self.deal_readout.add_class("bg-deal-readout")
         self.seed_label = w.HTML()
-        controls = w.HBox([self.seed_label, self.seed_input,
-                           self._button("deal", self.deal),
-                           self._button("shuffle", self.shuffle)])
+        controls = button_row([self.seed_label, self.seed_input,
+                               self._button("deal", self.deal),
+                               self._button("shuffle", self.shuffle)])
         self.match = Match.new(self.players, rules, seed)
         self._start([controls, self.roles_readout, self.cut_readout, self.deal_readout])
 

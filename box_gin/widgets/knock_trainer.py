@@ -15,7 +15,7 @@ from ..hand import Hand
 from ..i18n import _
 from ..knocking import DiscardAnalysis, best_discards
 from ..rules import STANDARD, Rules
-from .base import BoxGinWidget, CardButton, card_row, readout, text_html
+from .base import BoxGinWidget, CardButton, button_row, card_row, readout, text_html
 
 #: A dealt position is shown when its least deadwood is within this much of the limit.
 NEAR = 4
@@ -57,8 +57,9 @@ class KnockTrainer(BoxGinWidget):
             self._deal()
         else:
             self.set_cards(cards, forbidden, render=False)
-        self._start([self.situation, self.row, self._button("reveal", self.reveal),
-                     self._button("new hand", self.new_hand), self.deadwood_readout,
+        controls = button_row([self._button("reveal", self.reveal),
+                               self._button("new hand", self.new_hand)])
+        self._start([self.situation, self.row, controls, self.deadwood_readout,
                      self.verdict_readout, self.layout_readout, self.reveal_readout])
 
     # -- actions -----------------------------------------------------------------------

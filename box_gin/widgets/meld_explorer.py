@@ -20,8 +20,16 @@ from ..cards import Card, CardsLike, full_deck, to_cards
 from ..display import STYLE, arrangement_html
 from ..errors import BoxGinError
 from ..i18n import _
-from ..melds import Arrangement, Meld, best_melds
-from .base import BoxGinWidget, CardButton, card_row, readout, text_html
+from ..melds import Arrangement, Meld, _run_problem, _set_problem, best_melds, is_run, is_set
+from .base import BoxGinWidget, CardButton, button_row, card_row, readout, text_html
+
+
+def not_a_meld(cards: tuple[Card, ...]) -> str:
+    """Why these cards are no meld, as a set and as a run (neither is assumed)."""
+    return _("{cards} make neither a set nor a run: as a set, {set_problem}; as a run, "
+             "{run_problem}.").format(cards=" ".join(c.label for c in cards),
+                                      set_problem=_set_problem(cards),
+                                      run_problem=_run_problem(cards))
 
 
 class MeldExplorer(BoxGinWidget):
@@ -60,13 +68,14 @@ class MeldExplorer(BoxGinWidget):
         self.mine_readout = readout("bg-mine-readout")
         self.compare_readout = readout("bg-compare-readout")
         self.message = readout("bg-message")
-        controls = w.HBox([self._button("deal", self.deal), self._button("clear", self.clear)])
-        build = w.HBox([self._button("make meld", self.make_meld),
-                        self._button("undo meld", self.undo_meld)])
+        controls = button_row([self._button("deal", self.deal),
+                               self._button("clear", self.clear)])
+        build = button_row([self._button("make meld", self.make_meld),
+                            self._button("undo meld", self.undo_meld)])
         self._rebuild_hand()
         self._start([self.deck_label, *suits, controls, self.best_readout,
                      self.deadwood_readout, self.hand_label, self.hand_row, build,
-                     self.mine_readout, self.compare_readout, self.message])
+                     self.message, self.mine_readout, self.compare_readout])
 
     # -- state -------------------------------------------------------------------------
 
@@ -109,10 +118,18 @@ class MeldExplorer(BoxGinWidget):
 
     def make_meld(self) -> None:
         """Make a meld of the selected cards; the engine says whether it is one."""
+        if not self.chosen:
+            self.message.value = text_html(
+                _("First click the cards of the hand that make the meld."), "bg-error")
+            return
+        chosen = tuple(sorted(self.chosen))
+        if not (is_set(chosen) or is_run(chosen)):
+            self.message.value = text_html(not_a_meld(chosen), "bg-error")
+            return
         try:
-            meld = Meld(sorted(self.chosen))
+            meld = Meld(chosen)
             Arrangement.of(self.cards, [*self.my_melds, meld])
-        except BoxGinError as err:
+        except BoxGinError as err:  # pragma: no cover (the hand's own cards, unmelded)
             self.message.value = text_html(str(err), "bg-error")
             return
         self.my_melds.append(meld)
@@ -170,13 +187,15 @@ class MeldExplorer(BoxGinWidget):
             button.selected = button.card in self.chosen
             button.mark("bg-in-meld", button.card in in_mine)
             button.mark("bg-best", button.card in in_best)
+        # The frames show the melds and the deadwood; each number is said once, below.
         self.best_readout.value = (
-            text_html(_("The best arrangement:"), "bg-label") + arrangement_html(best))
+            text_html(_("The best arrangement:"), "bg-label")
+            + arrangement_html(best, value=False))
         self.deadwood_readout.value = text_html(
             _("Least deadwood: {value}").format(value=best.deadwood_value), "bg-deadwood-value")
         mine = self.mine
         self.mine_readout.value = (
-            text_html(_("Your arrangement:"), "bg-label") + arrangement_html(mine))
+            text_html(_("Your arrangement:"), "bg-label") + arrangement_html(mine, value=False))
         gap = mine.deadwood_value - best.deadwood_value
         if not self.cards:
             verdict = _("Choose some cards to begin.")

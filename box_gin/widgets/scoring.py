@@ -20,7 +20,7 @@ from ..hand import Hand, HandResult, Outcome
 from ..i18n import _
 from ..melds import Arrangement
 from ..rules import STANDARD, Rules
-from .base import BoxGinWidget, readout, text_html
+from .base import BoxGinWidget, button_row, readout, text_html
 
 
 def knock_hand(knocker: CardsLike, defender: CardsLike, knock_card: Card | str | None = None,
@@ -83,10 +83,9 @@ class ScoringWidget(BoxGinWidget):
         self.step_readout = readout("bg-step")
         self.stage = readout("bg-stage")
         self.score_readout = readout("bg-score-readout")
-        from ipywidgets import HBox
-
-        controls = HBox([self._button("back", self.back), self._button("next", self.next),
-                         self._button("restart", self.restart)])
+        controls = button_row([self._button("back", self.back),
+                               self._button("next", self.next),
+                               self._button("restart", self.restart)])
         self._start([controls, self.step_readout, self.stage, self.score_readout])
 
     @classmethod
@@ -163,8 +162,14 @@ class ScoringWidget(BoxGinWidget):
         else:
             text = _("The {role}'s deadwood after layoffs: {value}.").format(
                 role=defender.label, value=defence.deadwood_value)
-            body = layoff_step_html(layout.melds, defence.layoffs) + arrangement_html(
-                defence.arrangement)
+            # Both sides, each under its name: the knocker's melds with the cards laid off
+            # on them, then what the defender keeps.
+            body = (text_html(_("Knocker: the {role}").format(role=knocker.label),
+                              "bg-stage-label bg-knocker-label")
+                    + layoff_step_html(layout.melds, defence.layoffs)
+                    + text_html(_("Defender: the {role}").format(role=defender.label),
+                                "bg-stage-label bg-defender-label")
+                    + arrangement_html(defence.arrangement))
         self.stage.value = STYLE + text_html(text, "bg-stage-text") + body
         final = self.step == self.steps - 1
         self.score_readout.value = score_html(result, self.rules) if final else ""
