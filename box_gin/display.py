@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .hand import Hand, HandResult, Role, SeatView
     from .knocking import DiscardAnalysis
     from .layoffs import Layoff, LayoffResult
-    from .match import CutRound, Match
+    from .match import CutRound, Match, SitterView
     from .melds import Arrangement, Meld
     from .rules import Rules
 
@@ -156,6 +156,23 @@ def view_html(view: SeatView) -> str:
         f'{STYLE}<div class="bg-view"{_dir()}>{_readout(info, "bg-info")}'
         f'<div class="bg-cards">{"".join(card_html(c) for c in view.hand)}</div>'
         f'<div class="bg-readout bg-pile">{pile_label} {pile}</div></div>'
+    )
+
+
+def sitter_view_html(view: SitterView) -> str:
+    """The sitter's view: no cards of its own, the captain's cards it watches."""
+    captain = view.captain
+    top = captain.top_discard
+    info = _("{role} · stock: {stock} · phase: {phase}").format(
+        role=view.role.label, stock=captain.stock_size, phase=captain.phase.label)
+    watching = _("The sitter holds no cards. The captain's cards, which it watches:")
+    pile = card_html(top) if top else "–"
+    pile_label = html.escape(_("Discard pile:"))
+    return (
+        f'{STYLE}<div class="bg-view bg-sitter-view"{_dir()}>{_readout(info, "bg-info")}'
+        f'{_readout(watching, "bg-watching")}'
+        f'<div class="bg-cards bg-watched">{"".join(card_html(c) for c in view.watching)}'
+        f'</div><div class="bg-readout bg-pile">{pile_label} {pile}</div></div>'
     )
 
 
