@@ -69,6 +69,22 @@ TABLE_STYLE = """<style>
 </style>"""
 
 
+class TableCardButton(CardButton):
+    """A :class:`CardButton` whose looks are all given when it is made, so that it reaches
+    the page in one message (a game shows some forty different cards)."""
+
+    def __init__(self, card: Card, layout: w.Layout) -> None:
+        red = card.suit.is_red
+        w.Button.__init__(
+            self, description=card.label, tooltip=card.spoken, layout=layout,
+            style=w.ButtonStyle(font_weight="bold", button_color="white",
+                                text_color="#c8102e" if red else "#111111"),
+            _dom_classes=("bg-card-button", "bg-red" if red else "bg-black",
+                          "bg-card-" + repr(card)))
+        self.card = card
+        self._selected = False
+
+
 class GameTable(BoxGinWidget):
     """Play a game of box gin against bots, from any seat.
 
@@ -378,7 +394,7 @@ class GameTable(BoxGinWidget):
 
     def _button_for(self, card: Card) -> CardButton:
         if card not in self._card_cache:
-            button = CardButton(card, layout=self._card_layout)
+            button = TableCardButton(card, self._card_layout)
             button.on_click(self._select)
             self._card_cache[card] = button
         return self._card_cache[card]
