@@ -156,11 +156,10 @@ APP_STYLE = """<style>
 .bg-play-app .bg-game-table .bg-log{margin:.1em 0;opacity:.9}
 .bg-play-app .bg-game-table .bg-card .bg-pip,.bg-play-app .bg-game-table .bg-card span{
  color:inherit}
-.bg-play-app .bg-game-table .bg-result,.bg-play-app .bg-game-table .bg-score-box,
-.bg-play-app .bg-game-table .bg-match{background:#fbfaf5;color:#111;border-radius:.6em;
- padding:.4em .8em;margin:.3em 0;display:inline-block}
+.bg-play-app .bg-game-table .bg-result,.bg-play-app .bg-game-table .bg-match{
+ background:#fbfaf5;color:#111;border-radius:.6em;padding:.4em .8em;margin:.3em 0;
+ display:inline-block}
 .bg-play-app .bg-game-table .bg-result .bg-readout,
-.bg-play-app .bg-game-table .bg-score-box .bg-readout,
 .bg-play-app .bg-game-table .bg-match .bg-readout{color:#111}
 .bg-play-app .bg-game-table .bg-chart{background:#fff;border-radius:.6em;padding:.3em;
  margin-top:.4em}
@@ -168,7 +167,7 @@ APP_STYLE = """<style>
  flex-wrap:wrap}
 .bg-play-app .bg-game-table .bg-my-hand{min-height:5.5em;align-items:flex-end}
 .bg-play-app .bg-game-table .bg-my-hand:empty{min-height:0}
-.bg-play-app .bg-game-table .bg-result>.bg-score{display:none}
+.bg-play-app .bg-game-table .bg-result>.bg-score{font-size:1.15em}
 .bg-play-app .bg-game-table button.bg-btn{background:#f7f3e3;color:#1b1b1b;
  font-weight:600;border-radius:.4em;box-shadow:0 1px 2px #0005}
 .bg-play-app .bg-game-table button.bg-btn:disabled{opacity:1;background:#ffffff1a;
