@@ -10,12 +10,12 @@ from . import speedups as speedups
 from .actions import Action, ActionKind
 from .bots import Advice, Bot, advise, greedy_bot, random_bot, seeded_random_bot
 from .cards import Card, Suit, card_value, format_cards, full_deck, parse_cards
-from .errors import BoxGinError, IllegalActionError, InvalidCardError
+from .errors import BoxGinError, IllegalActionError, InvalidCardError, RecordError, RulesError
 from .hand import Hand, HandResult, Outcome, Phase, Role, SeatView
 from .i18n import get_language, set_language
 from .knocking import DiscardAnalysis, best_discards, can_knock
 from .layoffs import Layoff, LayoffResult, lay_off
-from .match import Game, HandRecord, Match, cut_for_roles, next_roles
+from .match import Game, HandRecord, Match, SitterView, cut_for_roles, next_roles
 from .melds import Arrangement, Meld, MeldKind, all_melds, best_melds, deadwood, is_run, is_set
 from .rules import PRESETS, STANDARD, Rules
 from .scoring import HandScore, Side, score_hand
@@ -26,7 +26,8 @@ __all__ = [
     "PRESETS", "STANDARD", "Action", "ActionKind", "Advice", "Arrangement", "Bot",
     "BoxGinError", "Card", "DiscardAnalysis", "Game", "Hand", "HandRecord", "HandResult",
     "HandScore", "IllegalActionError", "InvalidCardError", "Layoff", "LayoffResult", "Match",
-    "Meld", "MeldKind", "Outcome", "Phase", "Role", "Rules", "SeatView", "Side", "Suit",
+    "Meld", "MeldKind", "Outcome", "Phase", "RecordError", "Role", "Rules", "RulesError",
+    "SeatView", "Side", "SitterView", "Suit",
     "advise", "all_melds", "best_discards", "best_melds", "can_knock", "card_value",
     "cut_for_roles", "deadwood", "format_cards", "full_deck", "get_language", "greedy_bot",
     "is_run", "is_set", "lay_off", "next_roles", "parse_cards", "random_bot", "score_hand",

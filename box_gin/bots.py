@@ -19,6 +19,7 @@ from .errors import IllegalActionError
 from .hand import Phase, SeatView
 from .i18n import _
 from .knocking import DiscardAnalysis, best_discards
+from .match import SitterView
 from .melds import best_melds
 
 #: A bot: given what its seat may see, the action it plays.
@@ -75,13 +76,16 @@ def _discard_choice(analysis: DiscardAnalysis) -> Card:
     return max(analysis.best, key=lambda c: (c.value, c))
 
 
-def advise(view: SeatView) -> Advice:
-    """The sitter's suggestion for the seat to play, with a one-line reason.
+def advise(view: SeatView | SitterView) -> Advice:
+    """The sitter's suggestion for the seat to play, with a one-line reason (given the
+    sitter's own view, the advice is for the captain it watches).
 
     The greedy policy: take a discard that makes a meld and lowers the deadwood; go big
     gin or gin, else knock, whenever the rules allow; otherwise shed the card whose
     discard leaves the least deadwood, the highest such card first.
     """
+    if isinstance(view, SitterView):
+        view = view.captain
     _require_turn(view)
     now = best_melds(view.hand).deadwood_value if len(view.hand) == 10 else None
     if view.phase in (Phase.UPCARD_OFFER, Phase.DRAW):
@@ -121,6 +125,6 @@ def advise(view: SeatView) -> Advice:
         card=card.label, value=analysis.least_deadwood))
 
 
-def greedy_bot(view: SeatView) -> Action:
+def greedy_bot(view: SeatView | SitterView) -> Action:
     """Keep deadwood low, knock whenever possible, take a discard that makes a meld."""
     return advise(view).action

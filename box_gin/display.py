@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .hand import Hand, HandResult, Role, SeatView
     from .knocking import DiscardAnalysis
     from .layoffs import Layoff, LayoffResult
-    from .match import CutRound, Match
+    from .match import CutRound, Match, SitterView
     from .melds import Arrangement, Meld
     from .rules import Rules
 
@@ -40,6 +40,7 @@ STYLE = """<style>
 .bg-readout{font:1.05em system-ui,sans-serif;margin:.3em 0}
 .bg-score{font-weight:bold}
 .bg-layoff{background:#fff8e1;border-color:#f9a825}
+.bg-breakdown{font-weight:normal;opacity:.85}
 .bg-back{background:repeating-linear-gradient(45deg,#1f4e79,#1f4e79 4px,#2e75b6 4px,#2e75b6 8px);
  width:1.6em}
 .bg-role{padding:0 .3em}
@@ -144,18 +145,74 @@ def _readout(text: str, cls: str) -> str:
     return f'<div class="bg-readout {cls}">{html.escape(text)}</div>'
 
 
-def result_html(result: HandResult) -> str:
-    """The end of a hand: both lay-outs, the layoffs and the score."""
-    parts = [_readout(result.summary(), "bg-score")]
+def _knocker_melds_html(result: HandResult) -> str:
+    """The knocker's melds with each card the defender laid off attached to the meld it
+    went onto (class ``bg-laid-off``), then the knocker's deadwood and its value."""
+    layout = result.knocker_layout
+    assert layout is not None
+    layoffs = result.defender_layout.layoffs if result.defender_layout is not None else ()
+    tip = html.escape(_("laid off by the defender"))
+    parts = []
+    for index, meld in enumerate(layout.melds):
+        added = [lo.card for lo in layoffs if lo.onto_index == index]
+        cards = sorted([*meld.cards, *added], key=lambda c: (c.rank, c.suit))
+        inner = "".join(
+            card_html(c, extra_class="bg-laid-off").replace(
+                'title="', f'title="{tip}: ', 1) if c in added else card_html(c)
+            for c in cards)
+        cls = "bg-meld bg-with-layoffs" if added else "bg-meld"
+        parts.append(f'<span class="{cls}" data-meld="{meld}">{inner}</span>')
+    value = _("Deadwood: {value}").format(value=layout.deadwood_value)
+    return (f'<div class="bg-arrangement bg-knocker-layout"{_dir()}><div class="bg-cards">'
+            + "".join(parts) + deadwood_html(layout.deadwood, style=False)
+            + f'</div><div class="bg-readout bg-deadwood-value">{html.escape(value)}</div>'
+            "</div>")
+
+
+def _defender_html(layout: LayoffResult) -> str:
+    """The defender's own melds and the deadwood left after its layoffs."""
+    melds = "".join(meld_html(m, style=False) for m in layout.melds)
+    value = _("Deadwood after layoffs: {value}").format(value=layout.deadwood_value)
+    return (f'<div class="bg-layoffs bg-defender-layout"{_dir()}><div class="bg-cards">'
+            f"{melds}{deadwood_html(layout.deadwood, style=False)}</div>"
+            f'<div class="bg-readout bg-deadwood-value">{html.escape(value)}</div></div>')
+
+
+def score_line(result: HandResult, roles: Mapping[Role, str] | None = None) -> str:
+    """Who scored the hand and how many points, naming the player when ``roles`` (the
+    hand's roles) are given."""
+    if result.winner is None or roles is None:
+        return result.summary()
+    # TRANSLATORS: {outcome} is knock, gin, big gin or undercut; {role} box or captain.
+    return ngettext("{outcome}: {points} point to {name} ({role}).",
+                    "{outcome}: {points} points to {name} ({role}).", result.points).format(
+        outcome=result.outcome.label.capitalize(), points=result.points,
+        name=roles[result.winner], role=result.winner.label)
+
+
+def result_html(result: HandResult, roles: Mapping[Role, str] | None = None,
+                rules: Rules | None = None) -> str:
+    """The end of a hand: one score line (with how it was counted, given the ``rules``),
+    the knocker's melds with the layoffs attached to the meld each went onto, and the
+    defender's melds and deadwood.  ``roles``: the hand's roles, to name the players."""
+    line = html.escape(score_line(result, roles))
+    if rules is not None and result.knocker_layout is not None:
+        line += (' <span class="bg-breakdown">'
+                 f"{html.escape(score_breakdown(result, rules))}</span>")
+    parts = [f'<div class="bg-readout bg-score">{line}</div>']
     if result.knocker_layout is not None and result.knocker is not None:
-        parts.append(_readout(_("The {role} knocked:").format(role=result.knocker.label),
-                              "bg-knocker"))
-        parts.append(arrangement_html(result.knocker_layout))
+        knocker = (_("Knocker: {name} ({role})").format(
+            name=roles[result.knocker], role=result.knocker.label) if roles is not None
+            else _("The {role} knocked:").format(role=result.knocker.label))
+        parts.append(_readout(knocker, "bg-knocker"))
+        parts.append(_knocker_melds_html(result))
     if result.defender_layout is not None and result.defender is not None:
-        parts.append(_readout(_("The {role} laid out:").format(role=result.defender.label),
-                              "bg-defender"))
-        parts.append(layoff_html(result.defender_layout))
-    return f'<div class="bg-result"{_dir()}>' + "".join(parts) + "</div>"
+        defender = (_("Defender: {name} ({role})").format(
+            name=roles[result.defender], role=result.defender.label) if roles is not None
+            else _("The {role} laid out:").format(role=result.defender.label))
+        parts.append(_readout(defender, "bg-defender"))
+        parts.append(_defender_html(result.defender_layout))
+    return f'{STYLE}<div class="bg-result"{_dir()}>' + "".join(parts) + "</div>"
 
 
 def view_html(view: SeatView) -> str:
@@ -169,6 +226,23 @@ def view_html(view: SeatView) -> str:
         f'{STYLE}<div class="bg-view"{_dir()}>{_readout(info, "bg-info")}'
         f'<div class="bg-cards">{"".join(card_html(c) for c in view.hand)}</div>'
         f'<div class="bg-readout bg-pile">{pile_label} {pile}</div></div>'
+    )
+
+
+def sitter_view_html(view: SitterView) -> str:
+    """The sitter's view: no cards of its own, the captain's cards it watches."""
+    captain = view.captain
+    top = captain.top_discard
+    info = _("{role} · stock: {stock} · phase: {phase}").format(
+        role=view.role.label, stock=captain.stock_size, phase=captain.phase.label)
+    watching = _("The sitter holds no cards. The captain's cards, which it watches:")
+    pile = card_html(top) if top else "–"
+    pile_label = html.escape(_("Discard pile:"))
+    return (
+        f'{STYLE}<div class="bg-view bg-sitter-view"{_dir()}>{_readout(info, "bg-info")}'
+        f'{_readout(watching, "bg-watching")}'
+        f'<div class="bg-cards bg-watched">{"".join(card_html(c) for c in view.watching)}'
+        f'</div><div class="bg-readout bg-pile">{pile_label} {pile}</div></div>'
     )
 
 
@@ -209,7 +283,8 @@ def match_html(match: Match) -> str:
     title = "".join(f"<th>{html.escape(t)}</th>" for t in (_("Hand"), _("Box"), _("Outcome")))
     winner = ""
     if match.winner is not None:
-        winner = _readout(_("{name} wins the game.").format(name=match.winner), "bg-winner")
+        winner = _readout(_("Winner of the game: {name}").format(name=match.winner),
+                          "bg-winner")
     return (f'{STYLE}<div class="bg-match"{_dir()}><table class="bg-scoresheet">'
             f"<tr>{title}{head}</tr>" + "".join(rows) + f"</table>{winner}</div>")
 
@@ -239,7 +314,7 @@ def roles_html(roles: Mapping[Role, str], *, human: str | None = None) -> str:
     cells = []
     for role in (Role.BOX, Role.CAPTAIN, Role.SITTER):
         name = roles[role]
-        if name == human:
+        if name == human and name != _("You"):
             name = _("{name} (you)").format(name=name)
         cells.append(
             f'<span class="bg-role bg-role-{role.value}"><b>{html.escape(role.label)}</b>'

@@ -1,4 +1,4 @@
-"""The two kinds of bad input the engine rejects, both ``ValueError`` subclasses."""
+"""The kinds of bad input the engine rejects, all ``ValueError`` subclasses."""
 
 from __future__ import annotations
 
@@ -13,3 +13,19 @@ class InvalidCardError(BoxGinError):
 
 class IllegalActionError(BoxGinError):
     """An action the rules do not allow here; the state is left exactly as it was."""
+
+
+class RulesError(BoxGinError):
+    """Rules options that are unknown, of the wrong type, or that contradict each other."""
+
+
+class RecordError(BoxGinError):
+    """A match record that cannot be read, or whose claims its own replay contradicts.
+
+    ``field`` names the part of the record at fault, as a path such as
+    ``hands[2].actions[5]`` (``""`` for the record as a whole).
+    """
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field

@@ -11,9 +11,11 @@ True
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import RulesError
 from .i18n import _, ngettext
 
 #: The hand is drawn when a player discards without knocking and only this many cards
@@ -59,7 +61,7 @@ class Rules:
                      "game_bonus", "box_bonus"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ValueError(
+                raise RulesError(
                     _("rule {name} must be a whole number of 0 or more, not {value!r}").format(
                         name=name, value=value)
                 )
@@ -67,15 +69,20 @@ class Rules:
                      "classic_bonuses", "shutout_doubles", "hollywood"):
             value = getattr(self, name)
             if not isinstance(value, bool):
-                raise ValueError(
+                raise RulesError(
                     _("rule {name} is on or off (True or False), not {value!r}").format(
                         name=name, value=value)
                 )
         if not isinstance(self.target, int) or isinstance(self.target, bool) \
                 or self.target < 1:
-            raise ValueError(
+            raise RulesError(
                 _("rule target must be a whole number of 1 or more, not {value!r}").format(
                     value=self.target)
+            )
+        if self.oklahoma_spades_double and not self.oklahoma:
+            raise RulesError(
+                _("rule oklahoma_spades_double needs oklahoma: a spade doubles the score "
+                  "only when the first upcard sets the knock limit")
             )
 
     def replace(self, **changes: Any) -> Rules:
@@ -87,16 +94,22 @@ class Rules:
         return dataclasses.asdict(self)
 
     @staticmethod
-    def from_dict(data: dict[str, Any]) -> Rules:
-        """Rules from :meth:`to_dict`'s data; unknown options are an error."""
+    def from_dict(data: Mapping[str, Any]) -> Rules:
+        """Rules from :meth:`to_dict`'s data (any mapping of option names to values);
+        unknown options are an error."""
+        if not isinstance(data, Mapping):
+            raise RulesError(
+                _("rules are a Rules value or a mapping of option names to values, "
+                  "not {value!r}").format(value=data)
+            )
         names = {f.name for f in dataclasses.fields(Rules)}
-        unknown = set(data) - names
+        unknown = {str(k) for k in data} - names
         if unknown:
-            raise ValueError(
+            raise RulesError(
                 ngettext("unknown rule option: {names}", "unknown rule options: {names}",
                          len(unknown)).format(names=", ".join(sorted(unknown)))
             )
-        return Rules(**data)
+        return Rules(**{str(k): v for k, v in data.items()})
 
     def knock_limit_for(self, upcard_value: int) -> int:
         """The knock limit of a hand whose first upcard has this value.

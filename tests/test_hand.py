@@ -415,7 +415,6 @@ BOX_34 = "AC 2C 3C JD JH JS QH QS 6D 8C"                 # deadwood 34
     (Rules(oklahoma=True, oklahoma_spades_double=True), "5S", 2 * 29, True),
     (Rules(oklahoma=True, oklahoma_spades_double=True), "5D", 29, False),
     (Rules(oklahoma=True), "5S", 29, False),
-    (Rules(oklahoma_spades_double=True), "5S", 29, False),   # needs Oklahoma
     (STANDARD, "5S", 29, False),
 ])
 def test_oklahoma_spade_upcard_doubles_the_score(deal: Dealer, rules: Rules, upcard: str,

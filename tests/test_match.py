@@ -19,14 +19,17 @@ from box_gin import (
     IllegalActionError,
     Match,
     Outcome,
+    RecordError,
     Role,
     Rules,
+    RulesError,
+    advise,
     cut_for_roles,
     greedy_bot,
     next_roles,
     seeded_random_bot,
 )
-from box_gin.match import CutRound
+from box_gin.match import CutRound, SitterView
 
 BOX, CAPTAIN, SITTER = Role.BOX, Role.CAPTAIN, Role.SITTER
 ROLES = {BOX: "Ada", CAPTAIN: "Ben", SITTER: "Cy"}
@@ -365,4 +368,206 @@ def test_role_of_and_views() -> None:
     with pytest.raises(IllegalActionError):
         match.role_of("Zed")
     sitter = match.roles[SITTER]
-    assert match.view(sitter).hand == match.hand.cards(CAPTAIN)
+    view = match.view(sitter)
+    # The sitter's view says whose it is, holds no cards of its own, and never acts; it
+    # shows the captain's cards as what the sitter watches.
+    assert isinstance(view, SitterView)
+    assert view.role is SITTER and view.hand == () and view.legal_actions == ()
+    assert view.my_turn is False
+    assert view.watching == match.hand.cards(CAPTAIN)
+    assert view.advising is True                     # the captain is offered the upcard
+    html = view._repr_html_()
+    assert "bg-sitter-view" in html and "holds no cards" in html
+
+
+def test_the_sitter_advises_on_the_captains_cards() -> None:
+    match = Match.new(PLAYERS, seed=6)
+    captain, sitter = match.roles[CAPTAIN], match.roles[SITTER]
+    assert advise(match.view(sitter)) == advise(match.view(captain))
+    match.apply(greedy_bot(match.view(captain)), player=captain)
+    if match.to_play != captain:
+        assert match.view(sitter).advising is False
+
+
+# -- who acts ---------------------------------------------------------------------------
+
+def test_apply_refuses_an_action_by_the_wrong_seat() -> None:
+    match = Match.new(PLAYERS, seed=6)
+    to_play = match.to_play
+    assert to_play is not None
+    before = bf.match_state(match)
+    for wrong in (p for p in PLAYERS if p != to_play):
+        with pytest.raises(IllegalActionError, match=f"player to act is {to_play}"):
+            match.apply("pass", player=wrong)
+        assert bf.match_state(match) == before
+    with pytest.raises(IllegalActionError, match="no player named 'Zed'"):
+        match.apply("pass", player="Zed")
+    assert bf.match_state(match) == before
+    match.apply("pass", player=to_play)
+    assert match.to_play != to_play
+
+
+# -- making a match: bad input ------------------------------------------------------------
+
+def test_a_string_is_not_three_players() -> None:
+    with pytest.raises(IllegalActionError, match="list of three names"):
+        Match.new("Ada")          # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match="list of three names"):
+        Match.new("AdaBenCy")     # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("players", [("Ada", "Ada ", "Cy"), (" Ada", "Ben", "Ada"),
+                                     ("Ada", "ADA", "Cy")])
+def test_names_differing_only_in_spaces_or_capitals_clash(players: tuple[str, ...]) -> None:
+    with pytest.raises(IllegalActionError, match="same name"):
+        Match.new(players)
+
+
+def test_names_are_stripped_and_must_be_text() -> None:
+    assert Match.new([" Ada", "Ben ", "Cy"], seed=1).players == PLAYERS
+    with pytest.raises(IllegalActionError, match="name is text"):
+        Match.new(["Ada", "Ben", 3])  # type: ignore[list-item]
+
+
+def test_rules_may_be_a_mapping_of_options() -> None:
+    match = Match.new(PLAYERS, {"target": 50}, seed=2)   # type: ignore[arg-type]
+    assert match.rules == Rules(target=50)
+    with pytest.raises(RulesError, match="unknown rule option: targt"):
+        Match.new(PLAYERS, {"targt": 50})                   # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="whole number of 1 or more"):
+        Match.new(PLAYERS, {"target": "50"})                # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="mapping of option names"):
+        Match.new(PLAYERS, 50)                              # type: ignore[arg-type]
+
+
+def test_spades_double_needs_oklahoma() -> None:
+    with pytest.raises(RulesError, match="oklahoma_spades_double needs oklahoma"):
+        Rules(oklahoma_spades_double=True)
+    assert Rules(oklahoma=True, oklahoma_spades_double=True).oklahoma_spades_double
+
+
+def test_a_match_without_a_seed_records_the_seed_it_drew() -> None:
+    match = Match.new(PLAYERS)
+    assert isinstance(match.seed, int)
+    match.play({p: greedy_bot for p in PLAYERS}, max_hands=2)
+    _step(match, greedy_bot)
+    assert bf.match_state(Match.from_json(match.to_json())) == bf.match_state(match)
+    with pytest.raises(IllegalActionError, match="seed"):
+        Match.new(PLAYERS, seed="7")      # type: ignore[arg-type]
+
+
+# -- records: every claim is checked ------------------------------------------------------
+
+def _record(seed: int = 11, hands: int = 3, extra: int = 5) -> dict[str, Any]:
+    match = Match.new(PLAYERS, Rules(target=60), seed=seed)
+    match.play({p: greedy_bot for p in PLAYERS}, max_hands=hands)
+    for _ in range(extra):
+        _step(match, greedy_bot)
+    data: dict[str, Any] = json.loads(match.to_json())
+    return data
+
+
+def _refused(data: Any) -> RecordError:
+    with pytest.raises(RecordError) as info:
+        Match.from_json(json.dumps(data))
+    return info.value
+
+
+def _scored_hand(data: dict[str, Any]) -> int:
+    return next(i for i, h in enumerate(data["hands"]) if h.get("winner"))
+
+
+@pytest.mark.parametrize(("edit", "field"), [
+    (lambda d: d["scores"].__setitem__("Cy", d["scores"]["Cy"] + 5), "scores"),
+    (lambda d: d["final_scores"].__setitem__("Ada", 999), "final_scores"),
+    (lambda d: d.__setitem__("winner", "Ada"), "winner"),
+    (lambda d: d["players"].__setitem__(0, "Zoe"), "hands[0].roles"),
+    (lambda d: d["hands"][0]["roles"].__setitem__("box", "Zoe"), "hands[0].roles"),
+    (lambda d: d["hands"][1].__setitem__("seed", d["hands"][1]["seed"] + 1), "hands[1].seed"),
+    (lambda d: d["hands"][1].__setitem__("number", 7), "hands[1].number"),
+    (lambda d: d["hands"][_scored_hand(d)].__setitem__("points", 1),
+     "hands[{scored}].points"),
+    (lambda d: d["hands"][_scored_hand(d)].__setitem__("outcome", "gin"),
+     "hands[{scored}].outcome"),
+    (lambda d: d["hands"][_scored_hand(d)].__setitem__("winner", "Cy"),
+     "hands[{scored}].winner"),
+    (lambda d: d.__setitem__("seed", d["seed"] + 1), "hands[0].roles|hands[0].seed"),
+    (lambda d: d["hands"][2]["actions"].insert(0, d["hands"][1]["actions"].pop()),
+     "hands[1].actions"),
+    (lambda d: d["hands"][1]["actions"].append(d["hands"][2]["actions"].pop(0)),
+     "hands[1].actions[{n1}]"),
+    (lambda d: d["hands"][3]["actions"].__setitem__(0, "knock AS"), "hands[3].actions[0]"),
+    (lambda d: d["hands"][3].__setitem__("points", 5), "hands[3].points"),
+    (lambda d: d["rules"].__setitem__("target", "60"), "rules"),
+    (lambda d: d["rules"].__setitem__("colour", "red"), "rules"),
+    (lambda d: d.__setitem__("comment", "hi"), "comment"),
+    (lambda d: d["hands"][0].__setitem__("comment", "hi"), "hands[0].comment"),
+    (lambda d: d.__setitem__("format", 3), "format"),
+])
+def test_a_tampered_record_is_refused_naming_the_field(edit: Any, field: str) -> None:
+    data = _record()
+    clean = json.dumps(data)
+    Match.from_json(clean)                                   # the untouched record loads
+    scored, n1 = _scored_hand(data), len(data["hands"][1]["actions"])
+    edit(data)
+    assert json.dumps(data) != clean
+    error = _refused(data)
+    assert error.field in field.format(scored=scored, n1=n1).split("|"), str(error)
+    assert error.field in str(error)
+
+
+@pytest.mark.parametrize("key", ["players", "rules", "seed", "hands", "scores",
+                                 "final_scores", "winner"])
+def test_a_record_missing_a_key_is_the_kits_error(key: str) -> None:
+    data = _record()
+    del data[key]
+    error = _refused(data)
+    assert error.field == key and "missing" in str(error)
+
+
+@pytest.mark.parametrize("key", ["roles", "seed", "actions", "number", "outcome", "winner",
+                                 "points"])
+def test_a_hand_missing_a_key_is_the_kits_error(key: str) -> None:
+    data = _record()
+    del data["hands"][0][key]
+    error = _refused(data)
+    assert error.field == f"hands[0].{key}"
+
+
+@pytest.mark.parametrize(("edit", "field"), [
+    (lambda d: d.__setitem__("players", "Ada"), "players"),
+    (lambda d: d.__setitem__("players", ["Ada", "Ben"]), "players"),
+    (lambda d: d.__setitem__("players", ["Ada", "Ben", 3]), "players"),
+    (lambda d: d.__setitem__("rules", []), "rules"),
+    (lambda d: d.__setitem__("seed", None), "seed"),
+    (lambda d: d.__setitem__("seed", "11"), "seed"),
+    (lambda d: d.__setitem__("seed", True), "seed"),
+    (lambda d: d.__setitem__("hands", {}), "hands"),
+    (lambda d: d["hands"].__setitem__(0, "pass"), "hands[0]"),
+    (lambda d: d["hands"][0].__setitem__("actions", "pass"), "hands[0].actions"),
+    (lambda d: d["hands"][0]["actions"].__setitem__(0, 7), "hands[0].actions[0]"),
+    (lambda d: d["hands"][0].__setitem__("roles", ["Ada"]), "hands[0].roles"),
+    (lambda d: d.__setitem__("scores", [1, 2, 3]), "scores"),
+    (lambda d: d.__setitem__("winner", 3), "winner"),
+])
+def test_a_record_of_the_wrong_type_is_the_kits_error(edit: Any, field: str) -> None:
+    data = _record()
+    edit(data)
+    assert _refused(data).field == field
+
+
+@pytest.mark.parametrize("text", ["", "not json", "[1, 2]", "null", "7", '{"format": 2}'])
+def test_a_text_that_is_no_record_is_the_kits_error(text: str) -> None:
+    with pytest.raises(RecordError):
+        Match.from_json(text)
+
+
+def test_a_record_of_format_1_is_still_read() -> None:
+    data = _record()
+    old = {"format": 1, "players": data["players"], "rules": data["rules"],
+           "seed": data["seed"], "hands": [h["actions"] for h in data["hands"]],
+           "scores": data["scores"]}
+    match = Match.from_json(json.dumps(old))
+    assert json.loads(match.to_json()) == data
+    old["scores"] = {"Ada": 1, "Ben": 0, "Cy": 0}
+    assert _refused(old).field == "scores"

@@ -5,7 +5,10 @@ Every expected value is computed with the engine, never copied from a widget's o
 
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +18,7 @@ from box_gin import (
     Hand,
     Match,
     Meld,
+    Phase,
     Role,
     Rules,
     best_discards,
@@ -24,6 +28,7 @@ from box_gin import (
     parse_cards,
 )
 from box_gin.actions import ActionKind
+from box_gin.display import result_html, score_line
 from box_gin.i18n import get_language, set_language
 from box_gin.widgets import (
     CardButton,
@@ -345,10 +350,13 @@ def test_scoring_widget_undercut_breakdown():
 
 # -- the Game Table -------------------------------------------------------------------------
 
-def play_by_clicks(table: GameTable) -> int:
-    """Play the human's seat by clicking what the greedy bot would play; count clicks."""
+def play_by_clicks(table: GameTable, hands: int | None = None) -> int:
+    """Play the human's seat by clicking what the greedy bot would play (as sitter:
+    advise it); count clicks.  ``hands``: stop after that many hands."""
     clicks = 0
     while not table.match.is_over:
+        if hands is not None and len(table.match.history) >= hands:
+            break
         if table.showing is not None:
             table.buttons["next hand"].click()
             continue
@@ -357,7 +365,7 @@ def play_by_clicks(table: GameTable) -> int:
             table.card_button(action.card).click()
             assert table.selected == action.card
         button = table.buttons[action.kind.value]
-        assert not button.disabled, action
+        assert table.batching or not button.disabled, action    # drawn after a batch
         button.click()
         clicks += 1
     return clicks
@@ -369,7 +377,7 @@ def test_game_table_played_by_clicks_equals_the_engines_match():
     match = Match.new(["You", "Ada", "Ben"], seed=5)
     match.play({p: greedy_bot for p in match.players})
     assert table.match.scores == match.scores and table.match.winner == match.winner
-    assert f"{match.winner} wins" in table.status.value
+    assert f"Winner: {match.winner}." in table.status.value
     assert table.buttons["next hand"].disabled
     assert all(table.buttons[k].disabled for k in ("take", "pass", "draw stock", "discard"))
     for name, score in match.scores.items():
@@ -442,7 +450,7 @@ def test_advice_button_asks_the_sitter_only_for_the_captain():
     sitter = table.match.roles[Role.SITTER]
     expected = greedy_bot(table.match.view(sitter))
     assert table.advice is not None and table.advice.action == expected
-    assert f"{sitter} (sitter) advises" in table.advice_readout.value
+    assert f"Advice from the sitter, {sitter}:" in table.advice_readout.value
 
 
 def test_advice_is_refused_to_the_box():
@@ -471,24 +479,169 @@ def test_next_hand_button_and_the_result_on_the_table():
         if action.card is not None:
             table.card_button(action.card).click()
         table.buttons[action.kind.value].click()
-    result = table.match.history[-1].result
+    record = table.match.history[-1]
+    result = record.result
     assert table.showing == result
-    assert result.summary().replace("'", "&#x27;") in table.result_readout.value
+    # One score line, naming the player, on the table; none repeated in the status.
+    line = score_line(result, record.roles)
+    assert html.escape(line) in table.result_readout.value
+    assert table.result_readout.value.count("bg-readout bg-score") == 1
+    if result.winner is not None:
+        assert record.roles[result.winner] in line and str(result.points) in line
+        assert str(result.points) not in table.status.value
     assert not table.buttons["next hand"].disabled
     table.buttons["next hand"].click()
     assert table.showing is None or len(table.match.history) == 2
 
 
-def test_game_table_from_the_sitters_seat_and_with_random_bots():
+def _sitter_table(**kwargs: Any) -> GameTable:
+    for seed in range(1, 40):
+        table = GameTable(seed=seed, chart=False, **kwargs)
+        if table.role is Role.SITTER:
+            return table
+    raise AssertionError("no seed puts you in the sitter's seat")  # pragma: no cover
+
+
+def test_the_sitter_watches_the_captains_cards_step_by_step():
+    table = _sitter_table()
+    match = table.match
+    captain = match.roles[Role.CAPTAIN]
+    # The hand waits for the sitter at the captain's first decision: nothing was played.
+    assert table.advising and not table.my_turn and match.hand.history == []
+    assert [b.card for b in table.card_buttons] == list(match.hand.cards(Role.CAPTAIN))
+    assert "hold no cards" in table.hand_label.value and captain in table.hand_label.value
+    assert "your advice?" in table.status.value.lower()
+    assert table.buttons["no advice"].layout.display is None
+    assert table.buttons["advice"].layout.display == "none"
+    legal = {a.kind.value for a in match.legal_actions()}
+    for key in ("take", "pass"):
+        assert table.buttons[key].disabled == (key not in legal)
+    steps = 0
+    while not table.match.history and steps < 60:
+        if table.advising:
+            before = len(table.match.hand.history)
+            table.buttons["no advice"].click()
+            steps += 1
+            # The captain made exactly one move; the box may have replied; then the table
+            # waits for the sitter again (or the hand is over).
+            assert len(table.match.hand.history) > before or table.match.history
+            assert table.advising or table.match.history
+    assert table.match.history and steps >= 2
+
+
+def test_the_sitters_advice_is_what_a_bot_captain_plays():
+    table = _sitter_table()
+    captain = table.match.roles[Role.CAPTAIN]
+    greedy = greedy_bot(table.match.view(captain))
+    other = next(a for a in table.legal_actions() if a != greedy)
+    table.buttons[other.kind.value].click()
+    assert table.match.hand.history[0][1] == other               # the captain followed it
+    assert f"Your advice: {other.label}" in table.message.value
+    # In the discard phase the sitter picks one of the captain's cards to advise.
+    while table.advising and table.match.hand.phase is not Phase.DISCARD:
+        table.buttons["no advice"].click()
+    if table.advising:
+        card = next(a.card for a in table.legal_actions() if a.kind is ActionKind.DISCARD)
+        assert card is not None
+        table.card_button(card).click()
+        assert table.selected == card
+        table.buttons["discard"].click()
+        assert any(str(a) == f"discard {card!r}" for _r, a in table.match.hand.history) or \
+            table.match.history
+
+
+def test_a_sitter_may_not_advise_out_of_turn_and_an_illegal_advice_says_why():
+    table = _sitter_table()
+    table.give_advice("draw stock")                      # not legal at the upcard offer
+    assert "may not play that now" in table.message.value
+    assert table.match.hand.history == []
+    table = GameTable(seed=3, chart=False)
+    if table.role is not Role.SITTER:
+        table.no_advice()
+        assert "only as the sitter" in table.message.value
+
+
+def test_the_card_just_drawn_is_marked():
+    table = GameTable(seed=3, chart=False)
+    for _ in range(200):
+        if table.showing is not None:
+            table.buttons["next hand"].click()
+            continue
+        if table.my_turn and table.match.hand.phase is Phase.DRAW:
+            before = set(table.match.hand.cards(table.role))
+            table.buttons["draw stock"].click()
+            (card,) = set(table.match.hand.cards(table.role)) - before
+            assert table.drawn == card
+            marked = [b.card for b in table.card_buttons if "bg-drawn" in classes(b)]
+            assert marked == [card]
+            action = greedy_bot(table.match.view(table.human))
+            if action.card is not None:
+                table.card_button(action.card).click()
+            table.buttons[action.kind.value].click()
+            assert not any("bg-drawn" in classes(b) for b in table.card_buttons
+                           if table.my_turn)
+            return
+        action = greedy_bot(table.match.view(table.human))
+        if action.card is not None:
+            table.card_button(action.card).click()
+        table.buttons[action.kind.value].click()
+    raise AssertionError("never drew from the stock")  # pragma: no cover
+
+
+def test_each_layoff_is_shown_on_the_meld_it_went_onto():
+    found = 0
+    for seed in range(40):
+        match = Match.new(["Ada", "Ben", "Cy"], seed=seed)
+        match.play({p: greedy_bot for p in match.players})
+        for record in match.history:
+            result = record.result
+            if result.defender_layout is None or not result.defender_layout.layoffs:
+                continue
+            found += 1
+            page = result_html(result, record.roles, match.rules)
+            assert page.count("bg-readout bg-score") == 1
+            for layoff in result.defender_layout.layoffs:
+                meld = re.search(r'<span class="bg-meld[^"]*" data-meld="'
+                                 + re.escape(str(layoff.onto))
+                                 + r'">.*?(?=<span class="bg-meld|<span class="bg-deadwood|</div>)',
+                                 page)
+                assert meld is not None
+                assert f'data-card="{layoff.card!r}"' in meld.group(0)
+                assert "bg-laid-off" in meld.group(0)
+        if found >= 3:
+            return
+    raise AssertionError("no layoff in 40 games")  # pragma: no cover
+
+
+def test_random_bots_play_against_you():
     table = GameTable(seed=6, bots="random", chart=False)
     while not table.match.is_over and len(table.match.history) < 3:
         if table.showing is not None:
             table.buttons["next hand"].click()
-        elif table.role is Role.SITTER:  # pragma: no cover - bots play the whole hand
-            raise AssertionError("the sitter never waits")
+        elif table.advising:
+            table.buttons["no advice"].click()
         else:
             table.play(table.legal_actions()[0])
     assert len(table.match.history) >= 1
+
+
+def test_a_batch_of_clicks_is_drawn_once(monkeypatch: pytest.MonkeyPatch):
+    import ipywidgets
+
+    table = GameTable(seed=12)
+    sent: list[object] = []
+    monkeypatch.setattr(ipywidgets.Widget, "_send",
+                        lambda self, msg, buffers=None: sent.append(msg))
+    play_by_clicks(table, hands=2)
+    per_click = len(sent)
+    table.new_game(12)
+    sent.clear()
+    with table.batch():
+        play_by_clicks(table, hands=2)
+    batched = len(sent)
+    assert [r.result for r in table.match.history][:2] and batched < per_click / 5
+    # Within the batch nothing was drawn; after it, the table shows the game's state.
+    assert str(len(table.match.history)) in table.score_readout.value
 
 
 def test_big_gin_button_only_under_big_gin_rules():
@@ -501,8 +654,15 @@ def test_big_gin_button_only_under_big_gin_rules():
 
 def test_chart_is_a_deterministic_png_of_cumulative_scores():
     a, b = GameTable(seed=5), GameTable(seed=5)
-    assert a.chart.value[:8] == b"\x89PNG\r\n\x1a\n" and a.chart.value == b.chart.value
+    # No empty chart before the first hand is scored.
+    assert a.chart.layout.display == "none" and a.chart.value == b""
+    play_by_clicks(a, hands=1)
+    play_by_clicks(b, hands=1)
+    if any(r.winner_name for r in a.match.history):
+        assert a.chart.layout.display is None
+        assert a.chart.value[:8] == b"\x89PNG\r\n\x1a\n" and a.chart.value == b.chart.value
     play_by_clicks(a)
+    assert a.chart.layout.display is None and a.chart.value[:8] == b"\x89PNG\r\n\x1a\n"
     series = a.cumulative_scores()
     assert {p: s[-1] for p, s in series.items()} == a.match.scores
     assert all(len(s) == len(a.match.history) + 1 for s in series.values())

@@ -106,13 +106,3 @@ def test_a_closed_widget_stops_listening() -> None:
     table.close()
     i18n.set_language("fr")
     assert table.buttons["pass"].description == caption
-
-
-def test_chart_labels_are_drawn_in_visual_order_for_right_to_left_text() -> None:
-    from box_gin.widgets.game_table import visual_order
-
-    assert visual_order("Ada") == "Ada"
-    assert visual_order("\u05d0\u05e0\u05d9") == "\u05d9\u05e0\u05d0"  # "me": aleph first
-    two_words = "\u05e0\u05d9\u05e7\u05d5\u05d3 \u05de\u05e6\u05d8\u05d1\u05e8"
-    drawn = "\u05e8\u05d1\u05d8\u05e6\u05de \u05d3\u05d5\u05e7\u05d9\u05e0"
-    assert visual_order(two_words) == drawn

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..hand import Role
-from ..i18n import _
+from ..i18n import _, pgettext, set_language
 from ..match import Match
 from ..rules import PRESETS, Rules
 
@@ -48,6 +48,20 @@ NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "play.ipynb"
 BOT_NAMES = ("Ada", "Ben", "Cy")
 BOT_KINDS = ("greedy", "random")
 SEATS = ("cut", "box", "captain", "sitter")
+
+
+def preset_names() -> dict[str, str]:
+    """The rules presets' names in the language in use, by key of :data:`PRESETS`."""
+    return {
+        "standard": pgettext("rules preset", "standard"),
+        "gin-20": pgettext("rules preset", "gin bonus 20"),
+        "big-gin": pgettext("rules preset", "big gin"),
+        "oklahoma": pgettext("rules preset", "Oklahoma"),
+        "oklahoma-spades": pgettext("rules preset", "Oklahoma, a spade doubles"),
+        "classic": pgettext("rules preset", "classic bonuses"),
+        "hollywood": pgettext("rules preset", "Hollywood"),
+        "discard-taken": pgettext("rules preset", "taken card may go back"),
+    }
 
 
 # -- the game's settings ----------------------------------------------------------------
@@ -127,7 +141,8 @@ APP_STYLE = """<style>
 .bg-play-app{max-width:1100px;margin:0 auto;font-family:system-ui,sans-serif}
 .bg-play-app .bg-setup{background:#f4f1e8;border:1px solid #cfc6ad;border-radius:.6em;
  padding:.5em .8em;margin:.3em 0 .6em;gap:.2em 1em;flex-wrap:wrap;align-items:center}
-.bg-play-app .bg-setup .widget-label{font-weight:600}
+.bg-play-app .bg-setup .widget-label{font-weight:600;margin:0;margin-inline-end:.6em}
+.bg-play-app .bg-setup .widget-inline-hbox{margin-inline-end:.4em}
 .bg-play-app .bg-game-table{background:radial-gradient(ellipse at center,#1d7a46 0%,
  #11562f 75%,#0c4325 100%);color:#f5f5f0;border-radius:1em;padding:.8em 1.2em 1.2em;
  box-shadow:inset 0 0 2em #0007,0 2px 6px #0004;border:6px solid #6b4423}
@@ -141,11 +156,10 @@ APP_STYLE = """<style>
 .bg-play-app .bg-game-table .bg-log{margin:.1em 0;opacity:.9}
 .bg-play-app .bg-game-table .bg-card .bg-pip,.bg-play-app .bg-game-table .bg-card span{
  color:inherit}
-.bg-play-app .bg-game-table .bg-result,.bg-play-app .bg-game-table .bg-score-box,
-.bg-play-app .bg-game-table .bg-match{background:#fbfaf5;color:#111;border-radius:.6em;
- padding:.4em .8em;margin:.3em 0;display:inline-block}
+.bg-play-app .bg-game-table .bg-result,.bg-play-app .bg-game-table .bg-match{
+ background:#fbfaf5;color:#111;border-radius:.6em;padding:.4em .8em;margin:.3em 0;
+ display:inline-block}
 .bg-play-app .bg-game-table .bg-result .bg-readout,
-.bg-play-app .bg-game-table .bg-score-box .bg-readout,
 .bg-play-app .bg-game-table .bg-match .bg-readout{color:#111}
 .bg-play-app .bg-game-table .bg-chart{background:#fff;border-radius:.6em;padding:.3em;
  margin-top:.4em}
@@ -153,7 +167,7 @@ APP_STYLE = """<style>
  flex-wrap:wrap}
 .bg-play-app .bg-game-table .bg-my-hand{min-height:5.5em;align-items:flex-end}
 .bg-play-app .bg-game-table .bg-my-hand:empty{min-height:0}
-.bg-play-app .bg-game-table .bg-result>.bg-score{display:none}
+.bg-play-app .bg-game-table .bg-result>.bg-score{font-size:1.15em}
 .bg-play-app .bg-game-table button.bg-btn{background:#f7f3e3;color:#1b1b1b;
  font-weight:600;border-radius:.4em;box-shadow:0 1px 2px #0005}
 .bg-play-app .bg-game-table button.bg-btn:disabled{opacity:1;background:#ffffff1a;
@@ -185,13 +199,15 @@ def _make_app_class() -> type[Any]:
             wide = {"description_width": "initial"}
             self.name = w.Text(value=s.name, style=wide, layout=w.Layout(width="14em"))
             self.seat = w.Dropdown(options=[(k, k) for k in SEATS], value=s.seat,
-                                   style=wide, layout=w.Layout(width="15em"))
+                                   style=wide, layout=w.Layout(width="auto", min_width="15em"))
             self.bot_kinds = [
                 w.Dropdown(options=[(k, k) for k in BOT_KINDS], value=kind, style=wide,
-                           layout=w.Layout(width="12em")) for kind in s.bots]
+                           layout=w.Layout(width="auto", min_width="14em"))
+                for kind in s.bots]
             self.seed = w.IntText(value=s.seed, style=wide, layout=w.Layout(width="10em"))
-            self.rules_choice = w.Dropdown(options=list(PRESETS), value=s.rules, style=wide,
-                                           layout=w.Layout(width="16em"))
+            self.rules_choice = w.Dropdown(options=[(k, k) for k in PRESETS], value=s.rules,
+                                           style=wide,
+                                           layout=w.Layout(width="auto", min_width="16em"))
             self.target = w.BoundedIntText(value=s.target, min=1, max=10_000, style=wide,
                                            layout=w.Layout(width="9em"))
             for part, css in ((self.name, "bg-name"), (self.seat, "bg-seat"),
@@ -240,7 +256,9 @@ def _make_app_class() -> type[Any]:
         def render(self) -> None:
             self.buttons["start"].description = self._labels()["start"]
             howto = _("Choose your seat and the bots, then press {deal}. Click a card, then "
-                      "{discard} or {knock}; as captain you may press {advice}.").format(
+                      "{discard} or {knock}; as captain you may press {advice}. As sitter "
+                      "you hold no cards: you watch the captain's and advise each of its "
+                      "moves.").format(
                 deal=_("Deal"), discard=_("Discard"), knock=_("Knock"),
                 advice=_("Ask the sitter"))
             title = _("Box gin")
@@ -252,10 +270,12 @@ def _make_app_class() -> type[Any]:
             kind_names = {"greedy": _("greedy"), "random": _("random")}
             _relabel(self.seat, [(seat_names[k], k) for k in SEATS])
             for dropdown, bot in zip(self.bot_kinds, self.settings().bot_names(), strict=True):
-                dropdown.description = _("{name} plays").format(name=bot)
+                dropdown.description = _("{name} (bot)").format(name=bot)
                 _relabel(dropdown, [(kind_names[k], k) for k in BOT_KINDS])
             self.seed.description = _("Seed")
             self.rules_choice.description = _("Rules")
+            names = preset_names()
+            _relabel(self.rules_choice, [(names.get(k, k), k) for k in PRESETS])
             self.target.description = _("Target")
 
         def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
@@ -360,6 +380,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=_("do not open a browser"))
     parser.add_argument("--notebook", type=Path, default=NOTEBOOK, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.lang:
+        set_language(args.lang)          # this process's own messages, too
     notebook: Path = args.notebook.resolve()
     if not notebook.is_file():
         print(_("No app notebook at {path}: run this from a box-gin checkout.").format(

@@ -2,17 +2,21 @@
 chart of the cumulative scores.
 
 >>> table = GameTable(seed=5)
->>> table.match.to_play == table.human or table.showing is not None
+>>> table.match.to_play == table.human or table.showing is not None or table.advising
 True
 """
 
 from __future__ import annotations
 
 import io
-import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
+from typing import TYPE_CHECKING
 
 import ipywidgets as w
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 from ..actions import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, discard, knock
 from ..bots import Advice, Bot, advise, greedy_bot, seeded_random_bot
@@ -25,12 +29,11 @@ from ..display import (
     match_html,
     result_html,
     roles_html,
-    score_html,
 )
 from ..errors import BoxGinError
-from ..hand import HandResult, Phase, Role
+from ..hand import HandResult, Phase, Role, SeatView
 from ..i18n import _, ngettext
-from ..match import Match
+from ..match import Match, SitterView
 from ..rules import STANDARD, Rules
 from .base import BoxGinWidget, CardButton, card_row, readout, text_html
 
@@ -54,6 +57,34 @@ def make_bot(spec: BotSpec, seed: int | None) -> Bot:
     raise ValueError(_("unknown bot {name!r}: choose 'greedy' or 'random'").format(name=spec))
 
 
+#: The table's own styles: the card just drawn, and the sitter's watched cards.
+TABLE_STYLE = """<style>
+.jupyter-widgets.widget-button.bg-card-button.bg-drawn{border:3px solid #1f6feb;
+ box-shadow:0 0 0 3px #1f6feb55}
+.jupyter-widgets.widget-button.bg-card-button.bg-drawn::after{content:"\\2605";
+ position:absolute;top:-.15em;right:.1em;font-size:.6em;color:#1f6feb}
+.jupyter-widgets.widget-button.bg-card-button{position:relative}
+.bg-game-table .bg-watching .bg-card-row{opacity:.95}
+.bg-game-table .bg-result .bg-with-layoffs{border-color:#f9a825}
+</style>"""
+
+
+class TableCardButton(CardButton):
+    """A :class:`CardButton` whose looks are all given when it is made, so that it reaches
+    the page in one message (a game shows some forty different cards)."""
+
+    def __init__(self, card: Card, layout: w.Layout) -> None:
+        red = card.suit.is_red
+        w.Button.__init__(
+            self, description=card.label, tooltip=card.spoken, layout=layout,
+            style=w.ButtonStyle(font_weight="bold", button_color="white",
+                                text_color="#c8102e" if red else "#111111"),
+            _dom_classes=("bg-card-button", "bg-red" if red else "bg-black",
+                          "bg-card-" + repr(card)))
+        self.card = card
+        self._selected = False
+
+
 class GameTable(BoxGinWidget):
     """Play a game of box gin against bots, from any seat.
 
@@ -61,12 +92,22 @@ class GameTable(BoxGinWidget):
     mapping from each other player's name to one of those or a bot function.  Bots move
     as soon as you have acted; a finished hand stays on the table until Next hand.
 
-    Parts: ``card_buttons`` (your cards; click one, then Discard or Knock),
-    ``buttons`` "take", "pass", "draw stock", "draw discard", "discard", "knock",
-    "big gin", "advice", "next hand", "new game"; read-outs ``roles_readout``,
-    ``status``, ``opponent_readout``, ``pile_readout``, ``message``, ``advice_readout``,
-    ``result_readout``, ``score_readout`` (the score sheet), ``chart`` (an Image).
-    State: ``match``, ``selected``, ``showing`` (the result on the table), ``moves``.
+    From the sitter's seat you hold no cards: you watch the captain's, step by step, and
+    on each of the captain's turns you advise it (the same buttons, then the captain
+    plays; a bot captain takes its sitter's advice) or press "no advice" to let it
+    decide.  As captain you may ask the sitter (a bot) for its advice.
+
+    Parts: ``card_buttons`` (your cards, or the captain's you watch; click one, then
+    Discard or Knock), ``buttons`` "take", "pass", "draw stock", "draw discard",
+    "discard", "knock", "big gin", "advice", "no advice", "next hand", "new game";
+    read-outs ``roles_readout``, ``status``, ``opponent_readout``, ``pile_readout``,
+    ``message``, ``advice_readout``, ``result_readout`` (the finished hand and its one
+    score line), ``score_readout`` (the score sheet), ``chart`` (an Image, hidden until
+    a hand is scored).  State: ``match``, ``selected``, ``drawn`` (the card just drawn,
+    marked ``bg-drawn``), ``showing`` (the result on the table), ``moves``.
+
+    Driving the table from code, wrap many clicks in ``with table.batch():`` so that it
+    is drawn once at the end, not after every click.
     """
 
     css_class = "bg-game-table"
@@ -88,13 +129,20 @@ class GameTable(BoxGinWidget):
         self.bot_specs = bots
         self.show_chart = chart
         self.selected: Card | None = None
+        self.drawn: Card | None = None
         self.showing: HandResult | None = None
         self.advice: Advice | None = None
+        #: The advice you, the sitter, gave for the captain's next action.
+        self.given_advice: Action | None = None
+        self._advice_pending = False
         self.moves: list[str] = []
         self.error = ""
+        self._batching = 0
         self._card_cache: dict[Card, CardButton] = {}
+        self._card_layout = w.Layout(width="3em", height="4.2em")
         self.card_buttons: list[CardButton] = []
         self._chart_key: tuple[int, int] | None = None
+        self.table_style = w.HTML(TABLE_STYLE)
         self.roles_readout = readout("bg-roles-readout")
         self.status = readout("bg-status")
         self.opponent_readout = readout("bg-opponent")
@@ -111,18 +159,22 @@ class GameTable(BoxGinWidget):
         for key, action in ACTION_BUTTONS.items():
             self._button(key, self._player(key, action))
         self._button("advice", self.ask_advice)
+        self._button("no advice", self.no_advice)
         self._button("next hand", self.next_hand)
         self._button("new game", self.new_game_next_seed)
         if not rules.big_gin:
             self.buttons["big gin"].layout.display = "none"
         play = w.HBox([self.buttons[k] for k in ACTION_BUTTONS])
         play.add_class("bg-actions")
-        meta = w.HBox([self.buttons[k] for k in ("advice", "next hand", "new game")])
+        meta = w.HBox([self.buttons[k] for k in ("advice", "no advice", "next hand",
+                                                 "new game")])
+        meta.add_class("bg-meta")
         self._new_match(seed)
-        self._start([self.roles_readout, self.status, self.opponent_readout,
-                     self.pile_readout, self.hand_label, self.hand_row, play, meta,
-                     self.message, self.advice_readout, self.result_readout,
-                     self.score_readout, *([self.chart] if chart else [])])
+        self._start([self.table_style, self.roles_readout, self.status,
+                     self.opponent_readout, self.pile_readout, self.hand_label,
+                     self.hand_row, play, meta, self.message, self.advice_readout,
+                     self.result_readout, self.score_readout,
+                     *([self.chart] if chart else [])])
 
     # -- state -------------------------------------------------------------------------
 
@@ -136,27 +188,44 @@ class GameTable(BoxGinWidget):
         """Whether you are to act now."""
         return self.showing is None and self.match.to_play == self.human
 
+    @property
+    def advising(self) -> bool:
+        """Whether you are the sitter and the captain waits for your advice."""
+        match = self.match
+        return (self.showing is None and not match.is_over and self._advice_pending
+                and match.role_of(self.human) is Role.SITTER
+                and match.to_play == match.roles[Role.CAPTAIN])
+
+    @property
+    def seat(self) -> Role:
+        """The seat whose cards you see: yours, or the captain's when you are sitter."""
+        role = self.role
+        return Role.CAPTAIN if role is Role.SITTER else role
+
     def legal_actions(self) -> list[Action]:
-        """The actions you may take now (none when it is not your turn)."""
-        return self.match.legal_actions() if self.my_turn else []
+        """The actions you may take now, or, as sitter, advise (none when it is not your
+        turn)."""
+        return self.match.legal_actions() if self.my_turn or self.advising else []
 
     def card_button(self, card: Card | str) -> CardButton:
-        """The button of one of your cards."""
+        """The button of one of your cards (or of the captain's, when you are sitter)."""
         card = Card.parse(card) if isinstance(card, str) else card
         return next(b for b in self.card_buttons if b.card == card)
 
     # -- acting ------------------------------------------------------------------------
 
     def _new_match(self, seed: int | None) -> None:
-        self.seed = seed
         self.match = Match.new(self.players, self.rules, seed)
+        self.seed = seed
         others = [p for p in self.players if p != self.human]
         specs = self.bot_specs
         self.bots: dict[str, Bot] = {}
         for i, name in enumerate(others):
             spec = specs.get(name, "greedy") if isinstance(specs, Mapping) else specs
             self.bots[name] = make_bot(spec, None if seed is None else seed * 10 + i)
-        self.selected, self.showing, self.advice, self.moves, self.error = None, None, None, [], ""
+        self.selected, self.drawn, self.showing, self.advice = None, None, None, None
+        self.given_advice, self.moves, self.error = None, [], ""
+        self._advice_pending = True
         self._run_bots()
 
     def new_game(self, seed: int | None = None) -> None:
@@ -172,13 +241,18 @@ class GameTable(BoxGinWidget):
         """Clear the finished hand from the table and play on."""
         if self.showing is None or self.match.is_over:
             return
-        self.showing, self.advice, self.moves, self.error = None, None, [], ""
+        self.showing, self.advice, self.given_advice, self.moves = None, None, None, []
+        self.error, self.drawn, self._advice_pending = "", None, True
         self._run_bots()
         self.render()
 
     def play(self, action: Action | str) -> None:
-        """Play an action for you; the engine refuses an illegal one, saying why."""
+        """Play an action for you (as sitter: advise it); the engine refuses an illegal
+        one, saying why."""
         self.error = ""
+        if self.advising:
+            self.give_advice(action)
+            return
         if not self.my_turn:
             self.error = _("It is not your turn.")
             self.render()
@@ -189,6 +263,35 @@ class GameTable(BoxGinWidget):
             self.error = str(err)
         else:
             self.selected, self.advice = None, None
+            self._run_bots()
+        self.render()
+
+    def give_advice(self, action: Action | str) -> None:
+        """As sitter, advise the captain to play ``action``; the captain then plays."""
+        self.error = ""
+        try:
+            act = Action.parse(action)
+            if not self.advising:
+                raise BoxGinError(_("You may advise only as the sitter, when the captain "
+                                    "is to play."))
+            if act not in self.match.legal_actions():
+                raise BoxGinError(_("{action}: the captain may not play that now").format(
+                    action=act.label))
+        except BoxGinError as err:
+            self.error = str(err)
+        else:
+            self.given_advice, self.selected, self._advice_pending = act, None, False
+            self._run_bots()
+        self.render()
+
+    def no_advice(self) -> None:
+        """As sitter, stay silent this turn: the captain decides alone."""
+        if not self.advising:
+            self.error = _("You may advise only as the sitter, when the captain is to "
+                           "play.")
+        else:
+            self.error, self.given_advice, self._advice_pending = "", None, False
+            self.selected = None
             self._run_bots()
         self.render()
 
@@ -205,20 +308,44 @@ class GameTable(BoxGinWidget):
         return handler
 
     def _apply(self, name: str, act: Action) -> None:
-        role = self.match.role_of(name)
-        result = self.match.apply(act)
+        match = self.match
+        role = match.role_of(name)
+        before = match.hand.cards(role)
+        result = match.apply(act, player=name)
         self.moves.append(_("{name} ({role}): {action}").format(
             name=name, role=role.label, action=act.label))
         if result is not None:
-            self.showing = result
+            self.showing, self.drawn = result, None
+        elif role is self.seat:
+            new = set(match.hand.cards(role)) - set(before)
+            self.drawn = next(iter(new)) if new else None
 
     def _run_bots(self) -> None:
-        """Let the bots act until it is your turn, a hand ends, or the game ends."""
-        while self.showing is None and not self.match.is_over:
-            name = self.match.to_play
+        """Let the bots act until it is your turn (as sitter: until the captain waits for
+        your advice), a hand ends, or the game ends."""
+        match = self.match
+        while self.showing is None and not match.is_over:
+            name = match.to_play
             if name is None or name == self.human:
                 return
-            self._apply(name, self.bots[name](self.match.view(name)))
+            if match.role_of(self.human) is Role.SITTER and \
+                    match.roles[Role.CAPTAIN] == name:
+                if self._advice_pending:
+                    return
+                self._captain_acts_on_advice(name)
+                continue
+            view = match.view(name)
+            assert isinstance(view, SeatView)            # the player to act is never sitter
+            self._apply(name, self.bots[name](view))
+
+    def _captain_acts_on_advice(self, name: str) -> None:
+        """The bot captain plays: your advice, when you gave one, else its own choice."""
+        advice, self.given_advice, self._advice_pending = self.given_advice, None, True
+        if advice is not None:
+            self.moves.append(_("Your advice: {action}").format(action=advice.label))
+        view = self.match.view(name)
+        assert isinstance(view, SeatView)
+        self._apply(name, advice if advice is not None else self.bots[name](view))
 
     def ask_advice(self) -> None:
         """Ask the sitter what to do (only the captain may)."""
@@ -234,6 +361,23 @@ class GameTable(BoxGinWidget):
         self.error = ""
         self.render()
 
+    @property
+    def batching(self) -> bool:
+        """Whether clicks are being batched (the table is drawn when the batch ends)."""
+        return self._batching > 0
+
+    @contextmanager
+    def batch(self) -> Iterator[GameTable]:
+        """Within ``with table.batch():`` clicks play at once and the table is drawn once,
+        at the end (driving the widget from code sends few messages)."""
+        self._batching += 1
+        try:
+            yield self
+        finally:
+            self._batching -= 1
+            if not self._batching:
+                self.render()
+
     # -- showing -----------------------------------------------------------------------
 
     def _labels(self) -> dict[str, str]:
@@ -241,6 +385,7 @@ class GameTable(BoxGinWidget):
             "take": _("Take the upcard"), "pass": _("Pass"), "draw stock": _("Draw from stock"),
             "draw discard": _("Draw the discard"), "discard": _("Discard"),
             "knock": _("Knock"), "big gin": _("Big gin"), "advice": _("Ask the sitter"),
+            "no advice": _("Let the captain decide"),
             "next hand": _("Next hand"), "new game": _("New game"),
         }
 
@@ -249,15 +394,37 @@ class GameTable(BoxGinWidget):
 
     def _button_for(self, card: Card) -> CardButton:
         if card not in self._card_cache:
-            button = CardButton(card)
+            button = TableCardButton(card, self._card_layout)
             button.on_click(self._select)
             self._card_cache[card] = button
         return self._card_cache[card]
 
+    def _seat_view(self) -> SeatView | None:
+        """The view of the seat whose cards you see (``None`` between hands)."""
+        if self.showing is not None:
+            return None
+        view = self.match.view(self.human)
+        return view.captain if isinstance(view, SitterView) else view
+
+    def _synced(self) -> list[w.Widget]:
+        return [self.roles_readout, self.status, self.opponent_readout, self.pile_readout,
+                self.hand_label, self.hand_row, self.message, self.advice_readout,
+                self.result_readout, self.score_readout, self.chart, self.chart.layout,
+                *self.buttons.values(), *self._card_cache.values()]
+
     def render(self) -> None:
-        """Show the table from your seat."""
+        """Show the table from your seat: once, with one message per changed part."""
+        if self._batching:
+            self._card_list()
+            return
+        with ExitStack() as stack:
+            for widget in self._synced():
+                stack.enter_context(widget.hold_sync())
+            self._render()
+
+    def _render(self) -> None:
         match = self.match
-        hand = match.hand if self.showing is None else None
+        view = self._seat_view()
         self.roles_readout.value = STYLE + roles_html(
             match.history[-1].roles if self.showing is not None else match.roles,
             human=self.human)
@@ -274,10 +441,13 @@ class GameTable(BoxGinWidget):
                 ok = action in legal
             self.buttons[key].disabled = not ok
         self.buttons["advice"].disabled = not (self.my_turn and self.role is Role.CAPTAIN)
+        sitter = self.showing is None and self.role is Role.SITTER
+        self.buttons["advice"].layout.display = "none" if sitter else None
+        self.buttons["no advice"].layout.display = None if sitter else "none"
+        self.buttons["no advice"].disabled = not self.advising
         self.buttons["next hand"].disabled = self.showing is None or match.is_over
-        if hand is not None:
-            view = match.view(self.human)
-            seat = Role.CAPTAIN if view.role is Role.SITTER else view.role
+        if view is not None:
+            seat = view.role
             opponent = match.roles[seat.opponent]
             known = cards_html(view.opponent_known, style=False) if view.opponent_known else ""
             label = _("{name} ({role}):").format(name=opponent, role=seat.opponent.label)
@@ -298,11 +468,11 @@ class GameTable(BoxGinWidget):
         self.message.value = "".join(text_html(line, "bg-log") for line in self.moves[-6:]) + (
             text_html(self.error, "bg-error") if self.error else "")
         self.advice_readout.value = "" if self.advice is None else text_html(
-            _("{name} (sitter) advises: {advice}").format(
+            _("Advice from the sitter, {name}: {advice}").format(
                 name=match.roles[Role.SITTER], advice=str(self.advice)), "bg-advice-text")
         if self.showing is not None:
-            self.result_readout.value = (STYLE + result_html(self.showing)
-                                         + score_html(self.showing, self.rules))
+            self.result_readout.value = result_html(
+                self.showing, match.history[-1].roles, self.rules)
         else:
             self.result_readout.value = ""
         self.score_readout.value = match_html(match)
@@ -312,40 +482,54 @@ class GameTable(BoxGinWidget):
     def _status_text(self) -> str:
         match = self.match
         if match.is_over:
-            return _("Game over: {name} wins.").format(name=match.winner)
+            return _("Game over. Winner: {name}.").format(name=match.winner)
         if self.showing is not None:
-            return _("Hand {n} is over. {summary} Press {button}.").format(
-                n=len(match.history), summary=self.showing.summary(), button=_("Next hand"))
+            return _("Hand {n} is over. Press {button} to play on.").format(
+                n=len(match.history), button=_("Next hand"))
         name = match.to_play
         role = match.role_of(name) if name else None
         n = len(match.history) + 1
         if name == self.human and role is not None:
             return _("Hand {n}: your turn, {role} — {phase}.").format(
                 n=n, role=role.label, phase=match.hand.phase.label)
-        return _("Hand {n}: {name} to play.").format(n=n, name=name or "–")
+        if self.advising:
+            return _("Hand {n}: the captain, {name}, is to play — {phase}. Your advice? "
+                     "Choose a move, or press {button}.").format(
+                n=n, name=name, phase=match.hand.phase.label,
+                button=_("Let the captain decide"))
+        return _("Hand {n}. To play: {name}.").format(n=n, name=name or "–")
 
-    def _render_cards(self) -> None:
-        match = self.match
-        if self.showing is not None:
-            cards: tuple[Card, ...] = ()
-            label = ""
-        else:
-            view = match.view(self.human)
-            cards = view.hand
-            if view.role is Role.SITTER:
-                label = _("You are the sitter: the captain's cards (you hold none).")
-            else:
-                label = _("Your cards ({role}):").format(role=view.role.label)
-        self.hand_label.value = text_html(label, "bg-hand-label-text") if label else ""
+    def _card_list(self) -> tuple[Card, ...]:
+        """Bring ``card_buttons`` up to date with the cards you see; returns them."""
+        view = self._seat_view()
+        cards = view.hand if view is not None else ()
         self.card_buttons = [self._button_for(c) for c in cards]
         if self.selected not in cards:
             self.selected = None
-        taken = match.hand.taken_card if self.my_turn else None
-        can_act = self.my_turn and match.hand.phase is Phase.DISCARD
+        return cards
+
+    def _render_cards(self) -> None:
+        match = self.match
+        self._card_list()
+        if self.showing is not None:
+            label = ""
+        elif self.role is Role.SITTER:
+            label = _("You are the sitter and hold no cards. The captain's cards, which you "
+                      "watch and advise on ({name}):").format(
+                name=match.roles[Role.CAPTAIN])
+        else:
+            label = _("Your cards ({role}):").format(role=self.role.label)
+        self.hand_label.value = text_html(label, "bg-hand-label-text") if label else ""
+        acting = self.my_turn or self.advising
+        seat_to_play = self.showing is None and match.hand.to_play is self.seat
+        taken = match.hand.taken_card if acting else None
+        can_act = acting and match.hand.phase is Phase.DISCARD
         for button in self.card_buttons:
             button.selected = button.card == self.selected
             button.mark("bg-forbidden", button.card == taken
                         and not self.rules.may_discard_taken_card)
+            button.mark("bg-drawn", seat_to_play and button.card == self.drawn
+                        and match.hand.phase is Phase.DISCARD)
             button.disabled = not can_act
         self.hand_row.children = self.card_buttons
 
@@ -361,8 +545,10 @@ class GameTable(BoxGinWidget):
         return series
 
     def _render_chart(self) -> None:
+        scored = any(r.winner_name is not None for r in self.match.history)
+        self.chart.layout.display = None if scored else "none"
         key = (id(self.match), len(self.match.history))
-        if key == self._chart_key:
+        if not scored or key == self._chart_key:
             return
         self._chart_key = key
         self.chart.value = chart_png(self.cumulative_scores(), self.rules.target)
@@ -383,23 +569,9 @@ def _esc(text: str) -> str:
     return html.escape(text)
 
 
-def _is_rtl_char(ch: str) -> bool:
-    return unicodedata.bidirectional(ch) in ("R", "AL")
-
-
-def visual_order(text: str) -> str:
-    """``text`` in the order its glyphs are drawn, for a renderer that knows no right to
-    left (matplotlib): words that hold right-to-left letters are reversed, and so is the
-    order of the words; left-to-right text comes back unchanged."""
-    if not any(_is_rtl_char(ch) for ch in text):
-        return text
-    words = text.split(" ")
-    return " ".join(w[::-1] if any(_is_rtl_char(ch) for ch in w) else w
-                    for w in reversed(words))
-
-
-def chart_png(series: Mapping[str, Sequence[int]], target: int) -> bytes:
-    """A line chart of cumulative scores by hand, as PNG bytes (the same every time)."""
+def chart_figure(series: Mapping[str, Sequence[int]], target: int) -> Figure:
+    """A line chart of cumulative scores by hand.  Its text is given in logical order:
+    matplotlib (3.10 and later, with libraqm) shapes right-to-left text itself."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
@@ -408,15 +580,20 @@ def chart_png(series: Mapping[str, Sequence[int]], target: int) -> bytes:
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
     for name, values in series.items():
-        ax.plot(range(len(values)), values, marker="o", label=visual_order(name))
+        ax.plot(range(len(values)), values, marker="o", label=name)
     ax.axhline(target, color="grey", linestyle="--", linewidth=1)
     hands = max((len(v) for v in series.values()), default=1) - 1
     ax.set_xlim(-0.2, max(hands, 1) + 0.2)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel(visual_order(_("hand")))
-    ax.set_ylabel(visual_order(_("cumulative score")))
+    ax.set_xlabel(_("hand"))
+    ax.set_ylabel(_("cumulative score"))
     ax.legend(loc="upper left")
     fig.tight_layout()
+    return fig
+
+
+def chart_png(series: Mapping[str, Sequence[int]], target: int) -> bytes:
+    """The chart of :func:`chart_figure` as PNG bytes (the same every time)."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", metadata={"Software": None})
+    chart_figure(series, target).savefig(buf, format="png", metadata={"Software": None})
     return buf.getvalue()

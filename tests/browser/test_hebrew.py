@@ -56,3 +56,51 @@ def test_game_table_in_hebrew_reads_right_to_left(page: Any, voila: Callable[...
         "e => { const r = document.createRange(); r.selectNodeContents(e);"
         " const b = r.getBoundingClientRect(); return [b.left, b.right]; }")
     assert abs(text_right[1] - status_box["x"] - status_box["width"]) < 40
+
+
+#: For each select of the setup form: whether its chosen caption fits inside it (the text's
+#: width, measured in the select's own font, plus room for the arrow), and, for each field,
+#: the gap between its label and its input (in the reading direction).
+FORM_JS = """() => {
+  const canvas = document.createElement('canvas').getContext('2d');
+  const selects = [...document.querySelectorAll('.bg-setup select')].map(s => {
+    const cs = getComputedStyle(s);
+    canvas.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const text = s.options[s.selectedIndex].text;
+    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    return {text, fits: canvas.measureText(text).width + 16 <= room,
+            options: [...s.options].map(o => o.text)};
+  });
+  const gaps = [...document.querySelectorAll('.bg-setup .widget-inline-hbox')].map(box => {
+    const label = box.querySelector('.widget-label');
+    const input = box.querySelector('input, select');
+    if (!label || !input) return null;
+    const l = label.getBoundingClientRect(), i = input.getBoundingClientRect();
+    const rtl = getComputedStyle(box).direction === 'rtl';
+    return rtl ? l.left - i.right : i.left - l.right;
+  }).filter(g => g !== null);
+  return {selects, gaps};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["he", "fr"])
+def test_setup_form_speaks_the_language_and_fits_its_words(
+        page: Any, voila: Callable[..., str], lang: str) -> None:
+    url = voila(ROOT / "notebooks" / "play.ipynb",
+                env={"BOX_GIN_SEED": "7", "BOX_GIN_LANG": lang})
+    page.goto(url)
+    page.locator("button.bg-btn-start").wait_for()
+    form = page.evaluate(FORM_JS)
+    catalog = read(lang)
+    # Every caption of every dropdown is translated, the rules presets included.
+    rules = next(s for s in form["selects"] if len(s["options"]) == 8)
+    standard = catalog.get("standard", context="rules preset")
+    assert standard is not None and rules["text"] == standard.string
+    for select in form["selects"]:
+        assert select["fits"], select           # "glouton" is not cut to "glouto"
+        if lang == "he":
+            assert all(HEBREW.search(o) for o in select["options"]), select
+    # Labels do not touch their inputs.
+    assert form["gaps"] and min(form["gaps"]) >= 4, form["gaps"]
+    page.screenshot(path=str(ROOT / "tests" / "browser" / "screenshots"
+                             / f"setup-form-{lang}.png"))
