@@ -12,7 +12,6 @@ import sysconfig
 from pathlib import Path
 from typing import Any
 
-from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 
 def compile_catalogs(root: Path) -> list[Path]:
@@ -81,12 +80,17 @@ def compile_speedups(root: Path, warn: Any = print) -> Path | None:
     return None
 
 
-class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
-    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
-        compile_catalogs(Path(self.root))
-        if self.target_name != "wheel":
-            return
-        if compile_speedups(Path(self.root), self.app.display_warning) is not None:
-            # The wheel now holds a compiled file: tag it for this Python and platform.
-            build_data["pure_python"] = False
-            build_data["infer_tag"] = True
+try:
+    from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+except ImportError:  # imported for its compile functions alone (no build under way)
+    pass
+else:
+    class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
+        def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+            compile_catalogs(Path(self.root))
+            if self.target_name != "wheel":
+                return
+            if compile_speedups(Path(self.root), self.app.display_warning) is not None:
+                # The wheel now holds a compiled file: tag it for this Python and platform.
+                build_data["pure_python"] = False
+                build_data["infer_tag"] = True

@@ -5,8 +5,10 @@
 10
 """
 
-# speedups reads BOX_GIN_COMPILED=1 and switches the optional compiled path on.
-from . import speedups as speedups
+# The version, written here only (pyproject.toml and the catalogs read it).
+__version__ = "0.1.0"
+
+from . import kernels as kernels
 from .actions import Action, ActionKind
 from .bots import Advice, Bot, advise, greedy_bot, random_bot, seeded_random_bot
 from .cards import Card, Suit, card_value, format_cards, full_deck, parse_cards
@@ -19,8 +21,6 @@ from .match import Game, HandRecord, Match, SitterView, cut_for_roles, next_role
 from .melds import Arrangement, Meld, MeldKind, all_melds, best_melds, deadwood, is_run, is_set
 from .rules import PRESETS, STANDARD, Rules
 from .scoring import HandScore, Side, score_hand
-
-__version__ = "0.1.0"
 
 __all__ = [
     "PRESETS", "STANDARD", "Action", "ActionKind", "Advice", "Arrangement", "Bot",

@@ -1,21 +1,24 @@
-/* box_gin._speedups: optional compiled kernels for box_gin.melds, knocking and hand.
+/* box_gin._speedups: the compiled kernels of box_gin.kernels.
  *
- * Off by default (see box_gin/speedups.py); every function here gives exactly the
- * answers of the pure-Python code it stands in for:
+ * Each function here has a pure-Python twin of the same name in box_gin/kernels.py and
+ * gives exactly its answers; box_gin.kernels binds these in place of its own when this
+ * extension is built (BOX_GIN_PURE=1 keeps the pure ones):
  *
  *   init(card_type, by_rank_major)  the Card class and the 52 cards in card order
  *   mask_of(seq)             the 52-bit mask of a tuple/list/set/frozenset of Cards,
  *                            or -1 (not exactly Cards, or a card repeated)
- *   best(mask)               (least deadwood, mask of the cards in sets): the choice of
- *                            melds._best_with_sets with its tie-break
- *   min_deadwood(mask)       melds.min_deadwood_mask
- *   discard_table(mask)      melds._discard_table, in card order
- *   after_each(mask)         knocking._deadwood_after_each: {card: deadwood}, card order
+ *   best(mask)               (least deadwood, mask of the cards in sets), with
+ *                            best_melds' tie-break
+ *   min_deadwood(mask)       the least deadwood
+ *   discard_table(mask)      (card order, card, index, deadwood after discarding it),
+ *                            in card order
+ *   after_each(mask)         {card: deadwood after discarding it}, in card order
  *   least_after(mask, skip)  the least deadwood after any discard but card index skip
  *   knockable(mask, limit, skip)  the mask of the cards (not skip) whose discard leaves
  *                            deadwood <= limit
  *
- * Masks: bit suit * 13 + rank - 1, as Card.bit.  Plain C, the CPython C API only.
+ * Masks: bit suit * 13 + rank - 1, as Card.bit; any int is taken, and only its bits 0 to
+ * 51 are read (as the pure kernels do).  Plain C, the CPython C API only.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -31,7 +34,7 @@ static uint16_t RUN_MELDED[8192];
 static int32_t LEAST_AFTER[8192];
 /* SET_OPTIONS[sm]: the choices of set at a rank held in the suits of 4-bit mask sm
  * (three or more): none, each three-card set (in itertools.combinations order), the
- * four-card set; as 4-bit suit masks, in the order of melds._SET_OPTIONS. */
+ * four-card set; as 4-bit suit masks, in the order of kernels._SET_REMOVALS. */
 static uint8_t SET_OPTIONS[16][6];
 static uint8_t SET_COUNT[16];
 
@@ -105,7 +108,7 @@ static inline uint64_t melded_after(uint64_t mask, uint64_t removed) {
            (uint64_t)RUN_MELDED[(m >> 39) & SUIT_BITS] << 39;
 }
 
-/* The choices of sets, enumerated in the order of melds._set_removals: an odometer over
+/* The choices of sets, enumerated in the order of kernels._removals: an odometer over
  * the ranks of `three`, the lowest rank the most significant digit. */
 typedef struct {
     int n;                 /* ranks with a choice */
@@ -192,7 +195,7 @@ static int best_c(uint64_t mask, uint64_t *in_sets) {
             best_rem = rem;
             keyed = 0;
         } else if (v == best_value) {
-            /* melds._tie_key: (deadwood cards, deadwood high to low, cards in sets) */
+            /* kernels._tie_key: (deadwood cards, deadwood high to low, cards in sets) */
             if (!keyed) {
                 uint64_t dead = mask & ~melded_after(mask, best_rem);
                 k1 = (uint64_t)popcount64(dead);
@@ -271,14 +274,17 @@ static int least_after_c(uint64_t mask, int skip) {
 /* ------------------------------------------------------------------------------------ */
 /* Python glue */
 
+/* Bits 0 to 51 of an int (two's complement, as Python's & reads them); TypeError for
+ * anything but an int, as the pure kernels raise. */
 static int read_mask(PyObject *arg, uint64_t *out) {
-    unsigned long long v = PyLong_AsUnsignedLongLong(arg);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-    if (v >> NCARDS) {
-        PyErr_SetString(PyExc_OverflowError, "a hand mask has 52 bits");
+    if (!PyLong_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "a hand mask is an int, not %.100s",
+                     Py_TYPE(arg)->tp_name);
         return -1;
     }
-    *out = (uint64_t)v;
+    unsigned long long v = PyLong_AsUnsignedLongLongMask(arg);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *out = (uint64_t)v & (((uint64_t)1 << NCARDS) - 1);
     return 0;
 }
 
@@ -491,14 +497,14 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "box_gin._speedups",
-    "Optional compiled kernels for box_gin (see box_gin.speedups).", -1, methods,
+    "The compiled kernels of box_gin.kernels.", -1, methods,
 };
 
 PyMODINIT_FUNC PyInit__speedups(void) {
     build_tables();
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
-    if (PyModule_AddIntConstant(m, "ABI", 1) < 0) {
+    if (PyModule_AddIntConstant(m, "ABI", 2) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -1,4 +1,4 @@
-"""Type stub of the optional compiled kernels (box_gin/_speedups.c)."""
+"""Type stub of the compiled kernels (box_gin/_speedups.c); see box_gin.kernels."""
 
 from .cards import Card
 

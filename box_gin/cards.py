@@ -254,13 +254,3 @@ def mask_of(cards: Iterable[Card]) -> int:
     for card in cards:
         mask |= card.bit
     return mask
-
-
-def cards_of(mask: int) -> tuple[Card, ...]:
-    """The cards of a 52-bit mask, sorted by rank then suit."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(BY_INDEX[low.bit_length() - 1])
-        mask ^= low
-    return tuple(sorted(out))

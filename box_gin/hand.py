@@ -24,40 +24,43 @@ import random
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .actions import DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, ActionKind, discard, knock
+from .actions import (
+    BIG_GIN,
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    PASS,
+    TAKE,
+    Action,
+    ActionKind,
+    discard,
+    knock,
+)
 from .cards import BY_INDEX, Card, CardsLike, Suit, format_cards, full_deck
 from .errors import IllegalActionError, InvalidCardError
 from .i18n import _, ngettext, pgettext
+from .kernels import (
+    BY_RANK_MAJOR,
+    SUIT_BITS,
+    TO_RANK_MAJOR,
+    hand_mask,
+    knockable,
+    mask_of,
+    min_deadwood,
+    sorted_cards,
+)
 from .knocking import DiscardAnalysis, best_discards
 from .layoffs import LayoffResult, lay_off
-from .melds import (
-    _TO_RANK_MAJOR,
-    LEAST_AFTER_DISCARD,
-    RUN_DEADWOOD,
-    SUIT_BITS,
-    Arrangement,
-    _discard_table,
-    _mask_of,
-    _sorted_cards,
-    best_melds,
-    min_deadwood_mask,
-)
+from .melds import Arrangement, best_melds
 from .rules import DRAW_AT_STOCK, STANDARD, Rules
 from .scoring import HandScore, Side, score_hand
-
-# The optional compiled kernels (loaded and checked by .melds; see box_gin.speedups).
-try:
-    from . import _speedups as _ext
-except ImportError:
-    _ext = None  # type: ignore[assignment]
 
 # The discard and knock actions of each card (by index), made once: actions are frozen.
 _DISCARDS = [discard(c) for c in BY_INDEX]
 _KNOCKS = [knock(c) for c in BY_INDEX]
 # _DISCARD_BYTES[k][b]: the discard actions, in card order, of the cards whose bits are set
-# in byte b of byte k of a rank-major mask (bit rank * 4 + suit): two ranks a byte.
+# in byte b of byte k of a rank-major mask (bit rank index * 4 + suit): two ranks a byte.
 _DISCARD_BYTES = [
-    [tuple(_DISCARDS[(bit % 4) * 13 + bit // 4] for bit in range(8 * k, 8 * k + 8)
+    [tuple(_DISCARDS[BY_RANK_MAJOR[bit].index] for bit in range(8 * k, 8 * k + 8)
            if b >> (bit - 8 * k) & 1 and bit < 52) for b in range(256)]
     for k in range(7)
 ]
@@ -65,7 +68,7 @@ _DISCARD_BYTES = [
 
 def _all_discards(mask: int) -> list[Action]:
     """The discard of every card of a hand mask, in card order."""
-    t = _TO_RANK_MAJOR
+    t = TO_RANK_MAJOR
     rm = t[0][mask & SUIT_BITS] | t[1][(mask >> 13) & SUIT_BITS] \
         | t[2][(mask >> 26) & SUIT_BITS] | t[3][mask >> 39]
     d = _DISCARD_BYTES
@@ -362,27 +365,23 @@ class Hand:
         if self.phase is Phase.DISCARD:
             assert self.to_play is not None
             forbidden = self._forbidden()
-            mask = _mask_of(self.hands[self.to_play])
-            skip = -1 if forbidden is None else forbidden.index
-            limit = self.knock_limit
-            s0, s1 = mask & SUIT_BITS, (mask >> 13) & SUIT_BITS
-            s2, s3 = (mask >> 26) & SUIT_BITS, mask >> 39
-            if not (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1)):
-                # No sets in play: the least deadwood after any discard is four look-ups.
-                dead, least_after = RUN_DEADWOOD, LEAST_AFTER_DISCARD
-                d0, d1, d2, d3 = dead[s0], dead[s1], dead[s2], dead[s3]
-                least = d0 + d1 + d2 + d3 + min(least_after[s0] - d0, least_after[s1] - d1,
-                                                least_after[s2] - d2, least_after[s3] - d3)
-                if least > limit:  # no knock is possible: every card but one may go
-                    if forbidden is not None:
-                        return _all_discards(mask & ~forbidden.bit)
-                    return _all_discards(mask)
-            # (sort key, card, index, deadwood after discarding it), in card order
-            table = sorted(_discard_table(mask))
-            actions: list[Action] = [_DISCARDS[i] for _o, _c, i, _d in table if i != skip]
-            actions += [_KNOCKS[i] for _o, _c, i, d in table if d <= limit and i != skip]
-            if self.rules.big_gin and min_deadwood_mask(mask) == 0:
-                actions.append(Action(ActionKind.BIG_GIN))
+            cards = self.hands[self.to_play]
+            mask = mask_of(cards)
+            if mask < 0:
+                mask = hand_mask(cards)
+            if forbidden is None:
+                skip = -1
+                actions = _all_discards(mask)
+            else:
+                skip = forbidden.index
+                actions = _all_discards(mask & ~forbidden.bit)
+            knocks = knockable(mask, self.knock_limit, skip)
+            if knocks:
+                actions += [_KNOCKS[c.index] for c in sorted_cards(knocks)]
+                # All 11 cards melded leave at least two discards with no deadwood (a meld
+                # of four or more loses an end or a fourth), so big gin implies knocks.
+                if self.rules.big_gin and min_deadwood(mask) == 0:
+                    actions.append(BIG_GIN)
             return actions
         return []
 
@@ -546,7 +545,7 @@ class Hand:
                 raise self._illegal(act, str(err)) from None
             value = layout.deadwood_value
         else:
-            value = min_deadwood_mask(_mask_of(cards))  # best_melds' deadwood, faster
+            value = min_deadwood(hand_mask(cards))  # best_melds' deadwood, faster
         if value > limit:
             raise self._illegal(act, message.format(
                 limit=limit, value=value, cards=format_cards(self._layout(cards, act).deadwood)))
@@ -582,37 +581,3 @@ class Hand:
         from .display import hand_html
 
         return hand_html(self)
-
-
-# The compiled twin of Hand.legal_actions (see box_gin.speedups and the end of
-# box_gin/melds.py): the same actions in the same order.
-
-def _legal_actions_compiled(self: Hand) -> list[Action]:
-    if self.phase is Phase.UPCARD_OFFER:
-        return [TAKE, PASS]
-    if self.phase is Phase.DRAW:
-        if self.must_draw_stock or not self.discard_pile:
-            return [DRAW_STOCK]
-        return [DRAW_STOCK, DRAW_DISCARD]
-    if self.phase is Phase.DISCARD:
-        assert self.to_play is not None
-        forbidden = self._forbidden()
-        cards = self.hands[self.to_play]
-        mask = _ext.mask_of(cards)
-        if mask < 0:
-            mask = _mask_of(cards)
-        if forbidden is None:
-            skip = -1
-            actions = _all_discards(mask)
-        else:
-            skip = forbidden.index
-            actions = _all_discards(mask & ~forbidden.bit)
-        knocks = _ext.knockable(mask, self.knock_limit, skip)
-        if knocks:
-            actions += [_KNOCKS[c.index] for c in _sorted_cards(knocks)]
-            # All 11 cards melded leave at least two discards with no deadwood (a meld of
-            # four or more loses an end or a fourth), so big gin implies knocks.
-            if self.rules.big_gin and _ext.min_deadwood(mask) == 0:
-                actions.append(Action(ActionKind.BIG_GIN))
-        return actions
-    return []

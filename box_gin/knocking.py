@@ -12,24 +12,9 @@ from __future__ import annotations
 from .cards import Card, CardsLike, to_cards
 from .errors import InvalidCardError
 from .i18n import _
-from .melds import (
-    LEAST_AFTER_DISCARD,
-    RUN_DEADWOOD,
-    SUIT_BITS,
-    Arrangement,
-    _discard_table,
-    _mask_of,
-    _sorted_cards,
-    best_melds,
-    min_deadwood_mask,
-)
+from .kernels import after_each, hand_mask, least_after, mask_of, min_deadwood, sorted_cards
+from .melds import Arrangement, best_melds
 from .rules import STANDARD, Rules
-
-# The optional compiled kernels (loaded and checked by .melds; see box_gin.speedups).
-try:
-    from . import _speedups as _ext
-except ImportError:
-    _ext = None  # type: ignore[assignment]
 
 
 class DiscardAnalysis:
@@ -56,7 +41,7 @@ class DiscardAnalysis:
         try:
             return self._cards
         except AttributeError:
-            self._cards = _sorted_cards(self._mask)
+            self._cards = sorted_cards(self._mask)
             return self._cards
 
     @property
@@ -65,7 +50,7 @@ class DiscardAnalysis:
         try:
             return self._after
         except AttributeError:
-            self._after = _deadwood_after_each(self._mask)
+            self._after = after_each(self._mask)
             if self._forbidden is not None:
                 del self._after[self._forbidden]
             return self._after
@@ -156,7 +141,9 @@ def best_discards(
     ``knock_limit`` overrides the rules' limit (an Oklahoma hand); ``forbidden`` is a
     card that may not be discarded (the one just taken from the discard pile).
     """
-    mask = _mask_of(cards)
+    mask = mask_of(cards)
+    if mask < 0:
+        mask = hand_mask(cards)  # raises the error that fits
     if mask.bit_count() != 11:
         raise InvalidCardError(
             _("best_discards takes 11 cards (10 plus the one just taken), not {n}").format(
@@ -165,32 +152,9 @@ def best_discards(
     limit = rules.knock_limit if knock_limit is None else knock_limit
     if forbidden is not None and not mask & forbidden.bit:
         forbidden = None
-    least, melded = _least_after_discard(mask, forbidden)
+    least = least_after(mask, -1 if forbidden is None else forbidden.index)
+    melded = least == 0 and min_deadwood(mask) == 0  # all 11 meld: big gin's condition
     return DiscardAnalysis(mask, forbidden, least, limit, melded, rules.big_gin)
-
-
-def _deadwood_after_each(mask: int) -> dict[Card, int]:
-    """For each card of the mask, in card order: the least deadwood after discarding it."""
-    return {c: d for _o, c, _i, d in sorted(_discard_table(mask))}
-
-
-def _least_after_discard(mask: int, forbidden: Card | None) -> tuple[int, bool]:
-    """The least deadwood after any allowed discard, and whether all the cards meld."""
-    dead = RUN_DEADWOOD
-    s0 = mask & SUIT_BITS
-    s1 = (mask >> 13) & SUIT_BITS
-    s2 = (mask >> 26) & SUIT_BITS
-    s3 = (mask >> 39) & SUIT_BITS
-    if forbidden is None and not (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1)):
-        # No sets in play: each suit's best discard is a table entry.
-        d0, d1, d2, d3 = dead[s0], dead[s1], dead[s2], dead[s3]
-        total = d0 + d1 + d2 + d3
-        least = total + min(LEAST_AFTER_DISCARD[s0] - d0, LEAST_AFTER_DISCARD[s1] - d1,
-                            LEAST_AFTER_DISCARD[s2] - d2, LEAST_AFTER_DISCARD[s3] - d3)
-        return least, total == 0
-    skip = -1 if forbidden is None else forbidden.index
-    least = min(d for _o, _c, i, d in _discard_table(mask) if i != skip)
-    return least, least == 0 and min_deadwood_mask(mask) == 0
 
 
 def can_knock(cards: CardsLike, rules: Rules = STANDARD, *, knock_limit: int | None = None
@@ -206,14 +170,3 @@ def can_knock(cards: CardsLike, rules: Rules = STANDARD, *, knock_limit: int | N
         _("a knock is made with 10 cards laid out, or 11 before the discard, not {n}").format(
             n=len(cs))
     )
-
-
-# The compiled twins (see box_gin.speedups and the end of box_gin/melds.py).
-
-def _deadwood_after_each_compiled(mask: int) -> dict[Card, int]:
-    return _ext.after_each(mask)
-
-
-def _least_after_discard_compiled(mask: int, forbidden: Card | None) -> tuple[int, bool]:
-    least = _ext.least_after(mask, -1 if forbidden is None else forbidden.index)
-    return least, least == 0 and _ext.min_deadwood(mask) == 0

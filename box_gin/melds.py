@@ -1,14 +1,9 @@
 """Melds and the exact least-deadwood arrangement of any number of cards.
 
 A *set* is 3 or 4 cards of one rank; a *run* is 3 or more cards of one suit in
-consecutive rank, ace low.  :func:`best_melds` finds an arrangement of least deadwood.
-
-How it is exact and fast: within one suit, with no sets in play, every maximal stretch
-of three or more consecutive cards is best melded whole as one run, so a table over the
-8,192 patterns of a suit gives the best runs at once.  Sets compete with runs only at
-ranks holding three or more cards (at most three such ranks in 11 cards), so the search
-tries every choice of set at those ranks (none, each three-card set, the four-card set)
-and reads the runs of what is left from the table.
+consecutive rank, ace low (``docs/rules.md``, "Melds").  :func:`best_melds` finds an
+arrangement of least deadwood; the search itself works on 52-bit masks in
+:mod:`box_gin.kernels`.
 
 >>> arrangement = best_melds("2H 3H 4H 7S 7D 7C KD")
 >>> arrangement.melds
@@ -19,17 +14,25 @@ and reads the runs of what is left from the table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from itertools import combinations, product
-from types import FunctionType
+from itertools import combinations
 
-from .cards import BY_INDEX, CARDS, Card, CardsLike, Suit, format_cards, to_cards
+from .cards import CARDS, Card, CardsLike, Suit, format_cards, to_cards
 from .errors import InvalidCardError
 from .i18n import _
-
-SUIT_BITS = 0x1FFF
+from .kernels import (
+    RUN_MELDED,
+    SUIT_BITS,
+    best,
+    hand_mask,
+    mask_of,
+    melded_after_sets,
+    min_deadwood,
+    sets_of,
+    sorted_cards,
+)
 
 
 class MeldKind(StrEnum):
@@ -203,194 +206,6 @@ def all_melds(cards: CardsLike) -> tuple[Meld, ...]:
     return tuple(out)
 
 
-# ---------------------------------------------------------------------------
-# Tables over the 8,192 patterns of one suit.
-
-def _runs_table() -> tuple[list[int], list[int]]:
-    melded = [0] * 8192
-    value = [0] * 8192
-    for pattern in range(8192):
-        keep = 0
-        r = 0
-        while r < 13:
-            if pattern >> r & 1:
-                start = r
-                while r < 13 and pattern >> r & 1:
-                    r += 1
-                if r - start >= 3:
-                    keep |= ((1 << (r - start)) - 1) << start
-            else:
-                r += 1
-        melded[pattern] = keep
-        value[pattern] = sum(min(i + 1, 10) for i in range(13) if keep >> i & 1)
-    return melded, value
-
-
-#: RUN_MELDED[p]: the cards of suit pattern p that lie in runs (stretches of 3 or more).
-#: RUN_VALUE[p]: their total value.
-RUN_MELDED, RUN_VALUE = _runs_table()
-#: PATTERN_VALUE[p]: the total value of the cards of suit pattern p.
-PATTERN_VALUE = [sum(min(i + 1, 10) for i in range(13) if p >> i & 1) for p in range(8192)]
-# The set options at a rank held in k suits (as 4-bit suit masks): none, each 3, the 4.
-_SET_OPTIONS = {
-    sm: [0] + [sum(1 << s for s in c) for n in (3, 4) for c in combinations(
-        [s for s in range(4) if sm >> s & 1], n)]
-    for sm in range(16)
-}
-
-
-def _set_ranks(s0: int, s1: int, s2: int, s3: int) -> list[tuple[int, int]]:
-    """(rank index, 4-bit suit mask) for each rank held in three or more suits."""
-    three = (s0 & s1 & s2) | (s0 & s1 & s3) | (s0 & s2 & s3) | (s1 & s2 & s3)
-    out = []
-    while three:
-        low = three & -three
-        r = low.bit_length() - 1
-        sm = (s0 >> r & 1) | (s1 >> r & 1) << 1 | (s2 >> r & 1) << 2 | (s3 >> r & 1) << 3
-        out.append((r, sm))
-        three ^= low
-    return out
-
-
-def _choices(mask: int) -> tuple[list[list[tuple[int, int]]], int]:
-    """All choices of sets for a hand mask, and the hand's total value."""
-    suits = [(mask >> (13 * s)) & SUIT_BITS for s in range(4)]
-    total = PATTERN_VALUE[suits[0]] + PATTERN_VALUE[suits[1]] + \
-        PATTERN_VALUE[suits[2]] + PATTERN_VALUE[suits[3]]
-    ranks = _set_ranks(*suits)
-    if not ranks:
-        return [[]], total
-    options = [[(r, o) for o in _SET_OPTIONS[sm]] for r, sm in ranks]
-    return [list(c) for c in product(*options)], total
-
-
-def _melded_value(mask: int, choice: list[tuple[int, int]]) -> tuple[int, int]:
-    """(value melded, mask of melded cards) for a hand mask and one choice of sets."""
-    suits = [(mask >> (13 * s)) & SUIT_BITS for s in range(4)]
-    value = 0
-    melded = 0
-    for r, sm in choice:
-        if sm:
-            for s in range(4):
-                if sm >> s & 1:
-                    suits[s] &= ~(1 << r)
-                    melded |= 1 << (13 * s + r)
-            value += min(r + 1, 10) * sm.bit_count()
-    for s in range(4):
-        value += RUN_VALUE[suits[s]]
-        melded |= RUN_MELDED[suits[s]] << (13 * s)
-    return value, melded
-
-
-#: RUN_DEADWOOD[p]: the deadwood of suit pattern p when its runs are melded (no sets).
-RUN_DEADWOOD = [PATTERN_VALUE[p] - RUN_VALUE[p] for p in range(8192)]
-#: LEAST_AFTER_DISCARD[p]: the least run-only deadwood of suit pattern p after one of its
-#: cards is discarded (a large number for the empty pattern, which has none to discard).
-LEAST_AFTER_DISCARD = [
-    min((RUN_DEADWOOD[p ^ (1 << r)] for r in range(13) if p >> r & 1), default=1 << 20)
-    for p in range(8192)
-]
-# _SET_REMOVALS[r][sm]: for a rank index r held in the suits of 4-bit mask sm (three or
-# more), the 52-bit masks of the cards each choice of set there takes out of the hand
-# (0 for no set first): the same choices, in the same order, as _SET_OPTIONS.
-_SET_REMOVALS = [
-    {sm: [sum(1 << (13 * s + r) for s in range(4) if o >> s & 1) for o in options]
-     for sm, options in _SET_OPTIONS.items() if sm.bit_count() >= 3}
-    for r in range(13)
-]
-
-
-def _set_removals(mask: int, three: int) -> list[int]:
-    """Every choice of sets at the ranks of ``three`` (ranks held in three or more suits),
-    each as the mask of the cards the sets take."""
-    removals = [0]
-    while three:
-        low = three & -three
-        r = low.bit_length() - 1
-        sm = (mask >> r & 1) | (mask >> (13 + r) & 1) << 1 | (mask >> (26 + r) & 1) << 2 \
-            | (mask >> (39 + r) & 1) << 3
-        removals = [a | b for a in removals for b in _SET_REMOVALS[r][sm]]
-        three ^= low
-    return removals
-
-
-def min_deadwood_mask(mask: int) -> int:
-    """The least deadwood value of the cards in a 52-bit mask (the fast path)."""
-    dead = RUN_DEADWOOD
-    s0 = mask & SUIT_BITS
-    s1 = (mask >> 13) & SUIT_BITS
-    s2 = (mask >> 26) & SUIT_BITS
-    s3 = (mask >> 39) & SUIT_BITS
-    three = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
-    if not three:
-        return dead[s0] + dead[s1] + dead[s2] + dead[s3]
-    best = dead[s0] + dead[s1] + dead[s2] + dead[s3]
-    for removed in _set_removals(mask, three):
-        m = mask ^ removed
-        value = dead[m & SUIT_BITS] + dead[(m >> 13) & SUIT_BITS] + \
-            dead[(m >> 26) & SUIT_BITS] + dead[(m >> 39) & SUIT_BITS]
-        if value < best:
-            best = value
-    return best
-
-
-# For one suit's pattern, each of its cards as (sort key, card, index, change in the
-# suit's run-only deadwood when that card is discarded); built when a pattern is first seen.
-_SUIT_DISCARDS: dict[int, tuple[tuple[int, Card, int, int], ...]] = {}
-
-
-def _suit_discards(suit: int, pattern: int) -> tuple[tuple[int, Card, int, int], ...]:
-    key = suit << 13 | pattern
-    found = _SUIT_DISCARDS.get(key)
-    if found is None:
-        base = RUN_DEADWOOD[pattern]
-        cards = [BY_INDEX[13 * suit + r] for r in range(13) if pattern >> r & 1]
-        found = tuple((c._order, c, c.index, RUN_DEADWOOD[pattern ^ (1 << (c.rank - 1))] - base)
-                      for c in cards)
-        _SUIT_DISCARDS[key] = found
-    return found
-
-
-def _discard_table(mask: int) -> list[tuple[int, Card, int, int]]:
-    """For each card of the mask: (sort key, card, index, the least deadwood of the cards
-    left when it is discarded), in no particular order (sort it for card order).
-
-    The 10 cards left after a discard can hold exactly the sets of the 11 that do not use
-    the discarded card, so the search tries each choice of sets once and reads every
-    discard's runs from the per-suit tables.
-    """
-    dead = RUN_DEADWOOD
-    s0 = mask & SUIT_BITS
-    s1 = (mask >> 13) & SUIT_BITS
-    s2 = (mask >> 26) & SUIT_BITS
-    s3 = (mask >> 39) & SUIT_BITS
-    three = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
-    if not three:
-        total = dead[s0] + dead[s1] + dead[s2] + dead[s3]
-        return [(o, c, i, total + d) for o, c, i, d in _suit_discards(0, s0)
-                + _suit_discards(1, s1) + _suit_discards(2, s2) + _suit_discards(3, s3)]
-    best: dict[int, tuple[int, Card, int, int]] = {}
-    for removed in _set_removals(mask, three):
-        m = mask ^ removed
-        q0 = m & SUIT_BITS
-        q1 = (m >> 13) & SUIT_BITS
-        q2 = (m >> 26) & SUIT_BITS
-        q3 = (m >> 39) & SUIT_BITS
-        total = dead[q0] + dead[q1] + dead[q2] + dead[q3]
-        for o, c, i, d in _suit_discards(0, q0) + _suit_discards(1, q1) \
-                + _suit_discards(2, q2) + _suit_discards(3, q3):
-            old = best.get(i)
-            if old is None or total + d < old[3]:
-                best[i] = (o, c, i, total + d)
-    return list(best.values())
-
-
-def _deadwood_after_discards(mask: int) -> list[tuple[int, int]]:
-    """For each card of the mask, in index order: (its bit, the least deadwood of the
-    cards left when it is discarded)."""
-    return sorted((1 << i, d) for _o, _c, i, d in _discard_table(mask))
-
-
 class Arrangement:
     """Cards laid out as melds plus deadwood (the cards in no meld).
 
@@ -418,7 +233,7 @@ class Arrangement:
             return self._melds
         except AttributeError:
             mask, in_sets = self._lazy
-            self._melds = _melds_of(mask, _choice_of(in_sets))
+            self._melds = _melds_of(mask, in_sets)
             return self._melds
 
     @property
@@ -428,7 +243,7 @@ class Arrangement:
             return self._deadwood
         except AttributeError:
             mask, in_sets = self._lazy
-            self._deadwood = _sorted_cards(mask & ~_melded_after_sets(mask, in_sets))
+            self._deadwood = sorted_cards(mask & ~melded_after_sets(mask, in_sets))
             return self._deadwood
 
     @property
@@ -517,21 +332,16 @@ def _runs_of(suit: int, keep: int) -> tuple[tuple[int, int, int, Meld], ...]:
     return runs
 
 
-def _melds_of(mask: int, choice: list[tuple[int, int]]) -> tuple[Meld, ...]:
-    """The melds of one choice of sets plus the runs of what is left, listed by their
-    lowest rank, sets before runs, then by suit."""
-    suits = [(mask >> (13 * s)) & SUIT_BITS for s in range(4)]
+def _melds_of(mask: int, in_sets: int) -> tuple[Meld, ...]:
+    """The melds of a hand whose cards ``in_sets`` form sets, plus the runs of what is
+    left, listed by their lowest rank, sets before runs, then by suit."""
+    rest = mask ^ in_sets
     keyed: list[tuple[int, int, int, Meld]] = []
-    for r, sm in choice:
-        if sm:
-            cards = []
-            for s in range(4):
-                if sm >> s & 1:
-                    suits[s] &= ~(1 << r)
-                    cards.append(CARDS[(Suit(s), r + 1)])
-            keyed.append((r, 0, cards[0].suit, _meld_unchecked(tuple(cards), MeldKind.SET)))
+    for r, sm in sets_of(in_sets):
+        cards = tuple(CARDS[(Suit(s), r + 1)] for s in range(4) if sm >> s & 1)
+        keyed.append((r, 0, cards[0].suit, _meld_unchecked(cards, MeldKind.SET)))
     for s in range(4):
-        keep = RUN_MELDED[suits[s]]
+        keep = RUN_MELDED[(rest >> (13 * s)) & SUIT_BITS]
         if keep:
             keyed += _runs_of(s, keep)
     if len(keyed) > 1:
@@ -543,146 +353,28 @@ def _meld_order(t: tuple[int, int, int, Meld]) -> tuple[int, int, int]:
     return t[0], t[1], t[2]
 
 
-# Cards in the order rank then suit, as small ints that sort the same way.
-_RANK_MAJOR = [(i % 13) * 4 + i // 13 for i in range(52)]
-_BY_RANK_MAJOR = [BY_INDEX[(k % 4) * 13 + k // 4] for k in range(52)]
-
-
-# _TO_RANK_MAJOR[s][p]: suit s's pattern p spread into a rank-major mask (bit rank * 4 +
-# suit), where the bits run in card order.
-_TO_RANK_MAJOR = [[sum(1 << (r * 4 + s) for r in range(13) if p >> r & 1) for p in range(8192)]
-                  for s in range(4)]
-
-
-def _sorted_cards(mask: int) -> tuple[Card, ...]:
-    """The cards of a mask sorted by rank then suit (as :func:`cards_of`, faster)."""
-    t = _TO_RANK_MAJOR
-    rm = t[0][mask & SUIT_BITS] | t[1][(mask >> 13) & SUIT_BITS] \
-        | t[2][(mask >> 26) & SUIT_BITS] | t[3][mask >> 39]
-    by_key = _BY_RANK_MAJOR
-    out = []
-    while rm:
-        low = rm & -rm
-        out.append(by_key[low.bit_length() - 1])
-        rm ^= low
-    return tuple(out)
-
-
-# A card's bit, read by the slot's own descriptor: it refuses anything but a Card.
-_BIT = Card.__dict__["bit"].__get__
-_PLAIN = (tuple, list, set, frozenset)
-
-
-def _mask_of(cards: CardsLike) -> int:
-    """The mask of ``cards``, checked as :func:`to_cards` checks them (with its errors)."""
-    if type(cards) in _PLAIN:
-        try:
-            mask: int = sum(map(_BIT, cards))
-        except TypeError:
-            pass
-        else:
-            # A sum of powers of two has as many bits as terms only when none repeats.
-            if mask.bit_count() == len(cards):  # type: ignore[arg-type]
-                return mask
-    mask = 0
-    for c in to_cards(cards):  # raises the error that fits
-        mask |= c.bit
-    return mask
-
-
-def _tie_key(mask: int, melded: int, choice: list[tuple[int, int]]) -> tuple[object, ...]:
-    dead = mask & ~melded
-    dead_cards = sorted((BY_INDEX[i] for i in range(52) if dead >> i & 1), reverse=True)
-    set_cards = sum(sm.bit_count() for _, sm in choice)
-    return (len(dead_cards), dead_cards, set_cards)
-
-
 def best_melds(cards: CardsLike) -> Arrangement:
     """An arrangement of the cards with the least possible deadwood value.
 
     Exact for any number of cards.  Ties are broken the same way every time, looking
     only at these cards: the fewest deadwood cards; then the deadwood whose highest card
     is lowest (compared card by card, high to low); then the fewest cards in sets (runs
-    preferred).  Melds are listed by their lowest rank, sets before runs.
+    preferred).  Melds are listed by their lowest rank, sets before runs (see
+    ``docs/rules.md``, "Engine conventions").
 
     >>> best_melds("TC TD TH JH QH").deadwood   # a tie at 20: keep the lower cards
     (TC, TD)
     """
-    mask = -1
-    if type(cards) in _PLAIN:  # the common case, inline: a tuple, list or set of cards
-        try:
-            mask = sum(map(_BIT, cards))
-        except TypeError:
-            pass
-        else:
-            if mask.bit_count() != len(cards):  # type: ignore[arg-type]
-                mask = -1
+    mask = mask_of(cards)
     if mask < 0:
-        mask = _mask_of(cards)  # raises the error that fits
-    s0 = mask & SUIT_BITS
-    s1 = (mask >> 13) & SUIT_BITS
-    s2 = (mask >> 26) & SUIT_BITS
-    s3 = mask >> 39
-    three = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
-    if three:
-        return _best_with_sets(mask, three)
-    dead = RUN_DEADWOOD  # no rank held three times: every run of 3 or more is melded
+        mask = hand_mask(cards)  # raises the error that fits
     arrangement = _new_arrangement(Arrangement)
-    arrangement._value = dead[s0] + dead[s1] + dead[s2] + dead[s3]
-    arrangement._lazy = (mask, 0)
-    return arrangement
-
-
-def _found(mask: int, in_sets: int, value: int) -> Arrangement:
-    """A found arrangement, its melds and deadwood built when first read."""
-    arrangement = _new_arrangement(Arrangement)
-    arrangement._value = value
+    arrangement._value, in_sets = best(mask)
     arrangement._lazy = (mask, in_sets)
     return arrangement
 
 
 _new_arrangement = object.__new__
-
-
-def _best_with_sets(mask: int, three: int) -> Arrangement:
-    """The best arrangement of a hand with ranks held three or more times (``three``)."""
-    dead = RUN_DEADWOOD
-    best: list[int] = []
-    best_value = 1 << 30
-    for removed in _set_removals(mask, three):
-        m = mask ^ removed
-        value = dead[m & SUIT_BITS] + dead[(m >> 13) & SUIT_BITS] + \
-            dead[(m >> 26) & SUIT_BITS] + dead[(m >> 39) & SUIT_BITS]
-        if value < best_value:
-            best_value, best = value, [removed]
-        elif value == best_value:
-            best.append(removed)
-    if len(best) == 1:
-        return _found(mask, best[0], best_value)
-    in_sets = min(best, key=lambda removed: _tie_key(
-        mask, _melded_after_sets(mask, removed), _choice_of(removed)))
-    return _found(mask, in_sets, best_value)
-
-
-def _melded_after_sets(mask: int, removed: int) -> int:
-    """The melded cards: the sets' cards plus the runs of what is left."""
-    m = mask ^ removed
-    return removed | RUN_MELDED[m & SUIT_BITS] | RUN_MELDED[(m >> 13) & SUIT_BITS] << 13 \
-        | RUN_MELDED[(m >> 26) & SUIT_BITS] << 26 | RUN_MELDED[(m >> 39) & SUIT_BITS] << 39
-
-
-def _choice_of(removed: int) -> list[tuple[int, int]]:
-    """The sets a removal mask stands for, as (rank index, 4-bit suit mask) pairs."""
-    ranks = (removed | removed >> 13 | removed >> 26 | removed >> 39) & SUIT_BITS
-    out = []
-    while ranks:
-        low = ranks & -ranks
-        r = low.bit_length() - 1
-        sm = (removed >> r & 1) | (removed >> (13 + r) & 1) << 1 \
-            | (removed >> (26 + r) & 1) << 2 | (removed >> (39 + r) & 1) << 3
-        out.append((r, sm))
-        ranks ^= low
-    return out
 
 
 def deadwood(cards: CardsLike) -> int:
@@ -691,62 +383,13 @@ def deadwood(cards: CardsLike) -> int:
     >>> deadwood("AH 2H 3H 4S 4D KC")
     18
     """
-    return min_deadwood_mask(_mask_of(cards))
+    return min_deadwood(hand_mask(cards))
 
 
-# ---------------------------------------------------------------------------
-# The optional compiled path (box_gin/_speedups.c, off by default: see box_gin.speedups).
-# Each ``_..._compiled`` function is the compiled twin of a function above, with the same
-# arguments and the same answers; ``box_gin.speedups.use_compiled`` swaps the twin's code
-# into the function itself, so every reference to it (``from box_gin import best_melds``
-# included) follows, and the pure path pays nothing for the option.
+def min_deadwood_mask(mask: int) -> int:
+    """The least deadwood value of the cards of a 52-bit mask (bit ``Card.bit``).
 
-try:
-    from . import _speedups as _ext
-except ImportError:  # not built: the pure path is all there is
-    _ext = None  # type: ignore[assignment]
-else:
-    try:
-        _ext.init(Card, tuple(_BY_RANK_MAJOR))
-    except Exception:  # a stale or foreign build: leave it unused
-        _ext = None  # type: ignore[assignment]
-
-
-
-def _compiled_ready() -> bool:
-    """Whether the compiled extension was built and loaded."""
-    return _ext is not None
-
-
-# Copies of the pure functions, for the twins' fallbacks (the originals' code is swapped).
-_mask_of_pure: Callable[[CardsLike], int] = FunctionType(_mask_of.__code__, globals())
-_min_deadwood_mask_pure: Callable[[int], int] = FunctionType(
-    min_deadwood_mask.__code__, globals())
-
-
-def _mask_of_compiled(cards: CardsLike) -> int:
-    mask = _ext.mask_of(cards)
-    if mask < 0:
-        return _mask_of_pure(cards)  # raises the error that fits
-    return mask
-
-
-def _best_melds_compiled(cards: CardsLike) -> Arrangement:
-    mask = _ext.mask_of(cards)
-    if mask < 0:
-        mask = _mask_of_pure(cards)  # raises the error that fits
-    arrangement = _new_arrangement(Arrangement)
-    arrangement._value, in_sets = _ext.best(mask)
-    arrangement._lazy = (mask, in_sets)
-    return arrangement
-
-
-def _min_deadwood_mask_compiled(mask: int) -> int:
-    try:
-        return _ext.min_deadwood(mask)
-    except (OverflowError, TypeError):  # not a 52-bit mask: as the pure path does
-        return _min_deadwood_mask_pure(mask)
-
-
-def _discard_table_compiled(mask: int) -> list[tuple[int, Card, int, int]]:
-    return _ext.discard_table(mask)
+    >>> min_deadwood_mask(Card.parse("KD").bit)
+    10
+    """
+    return min_deadwood(mask)
