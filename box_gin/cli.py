@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .i18n import _, ngettext, set_language
+from .platforms import cli as platforms_cli
 
 if TYPE_CHECKING:
     from .checker.sandbox import Limits
@@ -41,9 +42,11 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("-v", "--verbose", action="store_true",
                        help=_("show the feedback on every failed kata"))
     check.add_argument("-q", "--quiet", action="store_true", help=_("print nothing"))
+    platforms_cli.add_check_options(check)
     release = sub.add_parser("release", help=_("make exercise notebooks from solutions"))
     release.add_argument("solutions", type=Path)
     release.add_argument("exercises", type=Path)
+    platforms_cli.add_commands(sub)
     return parser
 
 
@@ -54,6 +57,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         set_language(args.lang)
     if args.command == "release":
         return _release(args)
+    handled = platforms_cli.run(args)
+    if handled is not None:
+        return handled
     return _check(args)
 
 
@@ -142,6 +148,7 @@ def _check(args: argparse.Namespace) -> int:
     write_outputs(ordered, csv_path=args.csv, json_path=args.json,
                   gradescope_dir=args.gradescope)
     cache.save()
+    lms_status = platforms_cli.after_check(args, ordered)
 
     table = Table(title=_("box-gin check"))
     table.add_column(_("student"))
@@ -160,7 +167,7 @@ def _check(args: argparse.Namespace) -> int:
                 if not entry["passed"]:
                     out.print(Text(r["student"], style="bold"))
                     out.print(Text(entry["feedback"]))
-    return 0
+    return lms_status
 
 
 if __name__ == "__main__":  # pragma: no cover
