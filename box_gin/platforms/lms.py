@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BoxGinError
-from ..i18n import _
+from ..i18n import _, ngettext
 
 LMS_KINDS = ("canvas", "moodle")
 CANVAS_COLUMNS = (("Student", "name"), ("ID", "canvas_id"), ("SIS User ID", "sis_user_id"),
@@ -148,7 +148,9 @@ def lms_csv(kind: str, results: Sequence[dict[str, Any]], roster: Sequence[dict[
                 w.writerow([row[key], "", ""])
                 continue
             failed = [n for n, e in result["katas"].items() if not e["passed"]]
-            feedback = _("{score} of {max} points; not passed: {katas}").format(
+            feedback = ngettext("{score} of {max} point; not passed: {katas}",
+                                "{score} of {max} points; not passed: {katas}",
+                                int(result["max_score"])).format(
                 score=_number(result["score"]), max=_number(result["max_score"]),
                 katas=", ".join(failed) or "-")
             w.writerow([row[key], _number(result["score"]), feedback])

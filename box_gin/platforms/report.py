@@ -147,8 +147,9 @@ def histogram_svg(scores: Sequence[float], max_score: float, bins: int = 12) -> 
     top = max(counts, default=0) or 1
     w, h, left, bottom, pad = 900, 300, 50, 50, 10
     bar = (w - left - pad) / bins
+    label_text, axis_text = html.escape(_("Score distribution")), html.escape(_("points"))
     parts = [f'<svg class="bg-histogram" viewBox="0 0 {w} {h}" role="img" '
-             f'aria-label="{html.escape(_("Score distribution"))}" '
+             f'aria-label="{label_text}" '
              f'xmlns="http://www.w3.org/2000/svg" font-family="system-ui,sans-serif">']
     base = h - bottom
     parts.append(f'<line x1="{left}" y1="{base}" x2="{w - pad}" y2="{base}" '
@@ -168,7 +169,7 @@ def histogram_svg(scores: Sequence[float], max_score: float, bins: int = 12) -> 
         parts.append(f'<text x="{x + bar / 2:.1f}" y="{base + 24}" text-anchor="middle" '
                      f'font-size="16">{html.escape(label)}</text>')
     parts.append(f'<text x="{left + (w - left) / 2}" y="{h - 4}" text-anchor="middle" '
-                 f'font-size="16">{html.escape(_("points"))}</text>')
+                 f'font-size="16">{axis_text}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -177,8 +178,15 @@ def _number(value: float) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
+def _h(text: str) -> str:
+    return html.escape(text)
+
+
 def report_html(book: Gradebook, title: str | None = None) -> str:
     """The class report as one HTML page (a string)."""
+    heads = {"distribution": _("Score distribution"), "katas": _("Pass rate per kata"),
+             "failures": _("Most common failure per kata"), "students": _("Students")}
+    smallest, all_passed = _("Smallest counterexample:"), _("Every kata passed.")
     students = book.students
     scores = [float(s["score"]) for s in students]
     max_score = max((float(s["max_score"]) for s in students), default=0.0)
@@ -201,14 +209,14 @@ def report_html(book: Gradebook, title: str | None = None) -> str:
         f'<div class="bg-stat"><span>{html.escape(k)}</span><b>{v}</b></div>'
         for k, v in stats) + "</section>")
 
-    out.append(f'<h2 id="distribution">{html.escape(_("Score distribution"))}</h2>')
+    out.append(f'<h2 id="distribution">{_h(heads["distribution"])}</h2>')
     out.append(histogram_svg(scores, max_score))
 
     katas = summarise(book)
-    out.append(f'<h2 id="katas">{html.escape(_("Pass rate per kata"))}</h2>')
+    out.append(f'<h2 id="katas">{_h(heads["katas"])}</h2>')
+    columns = (_("kata"), _("points"), _("passed"), _("pass rate"))
     out.append('<table class="bg-rates"><thead><tr>' + "".join(
-        f"<th>{html.escape(h)}</th>" for h in (_("kata"), _("points"), _("passed"),
-                                               _("pass rate"))) + "</tr></thead><tbody>")
+        f"<th>{html.escape(h)}</th>" for h in columns) + "</tr></thead><tbody>")
     for k in katas:
         rate = k.passed / k.graded if k.graded else 0.0
         out.append(
@@ -219,10 +227,10 @@ def report_html(book: Gradebook, title: str | None = None) -> str:
             f'<span class="bg-rate-value">{100 * rate:.0f}%</span></div></td></tr>')
     out.append("</tbody></table>")
 
-    out.append(f'<h2 id="failures">{html.escape(_("Most common failure per kata"))}</h2>')
+    out.append(f'<h2 id="failures">{_h(heads["failures"])}</h2>')
     failing = [k for k in katas if k.reason is not None]
     if not failing:
-        out.append(f'<p class="bg-muted">{html.escape(_("Every kata passed."))}</p>')
+        out.append(f'<p class="bg-muted">{_h(all_passed)}</p>')
     for k in failing:
         count = ngettext("{n} of {total} student", "{n} of {total} students",
                          k.graded).format(n=k.reason_count, total=k.graded)
@@ -230,7 +238,7 @@ def report_html(book: Gradebook, title: str | None = None) -> str:
                    f"<h3><code>{html.escape(k.name)}</code> · {html.escape(count)}</h3>"
                    f"<p>{html.escape(k.reason or '')}</p>")
         if k.call:
-            out.append(f'<p class="bg-muted">{html.escape(_("Smallest counterexample:"))}</p>'
+            out.append(f'<p class="bg-muted">{_h(smallest)}</p>'
                        + call_html(k.call))
         if k.call and k.without_call:
             other = ngettext("and {n} more student with no counterexample (the function "
@@ -241,7 +249,7 @@ def report_html(book: Gradebook, title: str | None = None) -> str:
             out.append(f'<p class="bg-muted">{html.escape(other)}</p>')
         out.append("</div>")
 
-    out.append(f'<h2 id="students">{html.escape(_("Students"))}</h2>')
+    out.append(f'<h2 id="students">{_h(heads["students"])}</h2>')
     for s in students:
         out.append(f'<section class="bg-student" data-student="{html.escape(s["student"])}">'
                    f'<h3><span>{html.escape(s["student"])}</span>'
