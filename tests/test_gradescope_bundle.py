@@ -20,6 +20,7 @@ import pytest
 
 from box_gin.cli import main
 from box_gin.katas import KATAS
+from box_gin.platforms.gradebook import load_gradebook
 from box_gin.platforms.gradescope import RESULT_FIELDS, TEST_FIELDS, VISIBILITIES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,7 +104,7 @@ def grade(root: Path, files: list[Path]) -> dict[str, Any]:
 def checked(files: list[Path], tmp_path: Path) -> dict[str, Any]:
     out = tmp_path / "check.json"
     assert main(["check", *map(str, files), "--json", str(out), "-q", "--no-cache"]) == 0
-    result: dict[str, Any] = json.loads(out.read_text())[0]
+    result: dict[str, Any] = load_gradebook(out).students[0]
     return result
 
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from pathlib import Path
 
 import pytest
 
 from box_gin.cli import main
 from box_gin.katas import KATAS
+from box_gin.platforms.gradebook import load_gradebook
 from box_gin.platforms.lms import RosterError, lms_csv, parse_roster
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,7 +73,7 @@ def test_moodle_csv_has_an_identifier_a_grade_and_feedback(graded: Path, capsys)
     assert table[1][:2] == ["1001", str(TOTAL)] and "-" in table[1][2]
     assert table[2][:2] == ["1002", "0"] and "card_value" in table[2][2]
     assert table[3] == ["1003", "", ""]
-    book = {r["student"]: r for r in json.loads((graded / "book.json").read_text())}
+    book = {r["student"]: r for r in load_gradebook(graded / "book.json").students}
     assert book["solutions"]["score"] == TOTAL
 
 

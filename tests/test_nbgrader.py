@@ -16,7 +16,6 @@ import csv
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ import pytest
 
 from box_gin.cli import main
 from box_gin.katas import BY_NAME, KATAS
+from box_gin.platforms.gradebook import load_gradebook
 from box_gin.platforms.nbgrader import annotate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -109,7 +109,7 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         exported = {r["student_id"]: r for r in csv.DictReader(f)}
     book = course / "check.json"
     assert main(["check", str(course), "--json", str(book), "-q", "--no-cache"]) == 0
-    checked = {r["student"]: r for r in json.loads(book.read_text())}
+    checked = {r["student"]: r for r in load_gradebook(book).students}
     return {"root": course, "scores": scores, "exported": exported, "checked": checked}
 
 
@@ -174,5 +174,16 @@ def test_annotating_the_solutions_changes_nothing() -> None:
         assert annotate(nb) == nb, path.name
 
 
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(pytest.main([__file__, "-q"]))
+def test_a_course_is_not_overwritten_without_force(tmp_path: Path, capsys) -> None:
+    assert main(["nbgrader", str(tmp_path)]) == 0
+    config = tmp_path / "nbgrader_config.py"
+    config.write_text("c = get_config()  # the instructor's own\n")
+    assert main(["nbgrader", str(tmp_path)]) == 1
+    assert "--force" in capsys.readouterr().err
+    assert main(["nbgrader", str(tmp_path), "--assignment", "week2"]) == 0
+    assert "instructor's own" in config.read_text()
+    assert sorted(p.name for p in (tmp_path / "source" / "week2").iterdir()) == sorted(
+        p.name for p in SOLUTIONS.glob("*.ipynb"))
+    assert main(["nbgrader", str(tmp_path), "--assignment", "../x"]) == 1
+    assert main(["nbgrader", str(tmp_path), "--force"]) == 0
+    assert "course_id = 'box-gin'" in config.read_text()

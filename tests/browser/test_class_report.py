@@ -3,7 +3,6 @@ histogram, pass rates, counterexample cards and student sections show the gradeb
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ import pytest
 
 from box_gin.cli import main
 from box_gin.katas import KATAS
+from box_gin.platforms.gradebook import load_gradebook
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +28,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[st
     assert main(["check", *map(str, students), "--json", str(book), "-j", "2", "-q"]) == 0
     page = folder / "report.html"
     assert main(["report", str(book), "--html", str(page), "--lang", "en"]) == 0
-    return page, json.loads(book.read_text())
+    return page, load_gradebook(book).students
 
 
 def test_the_report_shows_the_gradebook(page: Any, report: tuple[Path, list[Any]]) -> None:
