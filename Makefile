@@ -5,6 +5,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
+# nbgrader (for tests/test_nbgrader.py) has a virtual environment of its own: it would
+# add the classic notebook package and its own JupyterLab extensions to .venv.
+NBG    := .venv-nbgrader
 
 .PHONY: lab test lint typecheck pytest notebooks exercises bench play clean help
 
@@ -33,6 +36,12 @@ $(VENV)/.stamp-bench: pyproject.toml $(VENV)/.stamp-test
 	$(PY) -m pip install --quiet -e '.[test,bench]'
 	touch $@
 
+$(NBG)/.stamp: pyproject.toml
+	$(PYTHON) -m venv $(NBG)
+	$(NBG)/bin/python -m pip install --quiet --upgrade pip
+	$(NBG)/bin/python -m pip install --quiet -e '.[nbgrader]'
+	touch $@
+
 # The whole kit (START.ipynb first, notebooks/, exercises/), with the kit's Jupyter settings
 # from jupyter-config/ (no news pop-up, no start-up warnings); as root it passes allow_root.
 # See box_gin/tools/lab.py.  More options: make lab ARGS='--port 8890'.
@@ -47,8 +56,9 @@ typecheck: $(VENV)/.stamp-test
 
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 
-pytest: $(VENV)/.stamp-test
-	$(BIN)/python -m pytest $(NBVAL)
+pytest: $(VENV)/.stamp-test $(NBG)/.stamp
+	BOX_GIN_NBGRADER_VENV=$(CURDIR)/$(NBG) BOX_GIN_REQUIRE_NBGRADER=1 \
+	    $(BIN)/python -m pytest $(NBVAL)
 
 test: lint typecheck pytest
 
@@ -65,4 +75,4 @@ play: $(VENV)/.stamp-notebooks
 	$(PY) -m box_gin.tools.play $(ARGS)
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(NBG) .mypy_cache .ruff_cache .hypothesis

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .i18n import _, ngettext, set_language
+from .platforms import cli as platforms_cli
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -61,9 +62,11 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("-v", "--verbose", action="store_true",
                        help=_("show the feedback on every failed kata"))
     check.add_argument("-q", "--quiet", action="store_true", help=_("print nothing"))
+    platforms_cli.add_check_options(check)
     release = sub.add_parser("release", help=_("make exercise notebooks from solutions"))
     release.add_argument("solutions", type=Path)
     release.add_argument("exercises", type=Path)
+    platforms_cli.add_commands(sub)
     return parser
 
 
@@ -74,6 +77,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         set_language(args.lang)
     if args.command == "release":
         return _release(args)
+    handled = platforms_cli.run(args)
+    if handled is not None:
+        return handled
     return _check(args)
 
 
@@ -214,6 +220,7 @@ def _check(args: argparse.Namespace) -> int:
     cache_error = cache.save()
     if cache_error:
         errors.append(cache_error)
+    lms_status = platforms_cli.after_check(args, ordered)
 
     table = Table(title=_("box-gin check"))
     table.add_column(_("student"))
@@ -234,7 +241,7 @@ def _check(args: argparse.Namespace) -> int:
         out.print(Text(_("wrote {path}").format(path=path)))
     for error in errors:
         err.print(Text(_("box-gin check: {error}").format(error=error)))
-    return 1 if errors else 0
+    return 1 if errors else lms_status
 
 
 def _print_feedback(out: Console, ordered: Sequence[StudentResult]) -> None:

@@ -9,7 +9,12 @@ import pytest
 
 from box_gin.cli import main
 from box_gin.katas import KATAS, NOTEBOOKS, katas_of
-from box_gin.katas.release import ReleaseError, release_notebook, strip_solutions
+from box_gin.katas.release import (
+    ReleaseError,
+    release_notebook,
+    strip_hidden_tests,
+    strip_solutions,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS, EXERCISES = ROOT / "solutions", ROOT / "exercises"
@@ -92,3 +97,41 @@ def test_solutions_are_committed_executed_with_passing_checks():
                 text = "".join(cell["outputs"][0]["data"]["text/plain"])
                 assert text.startswith("✔"), (path.name, src, text)
         assert "widgets" not in nb["metadata"]
+
+
+def test_hidden_tests_are_left_out_of_the_release():
+    source = ("# graded here\n### BEGIN HIDDEN TESTS\ngrade('is_set', globals())\n"
+              "### END HIDDEN TESTS\nx = 1")
+    assert strip_hidden_tests(source) == "# graded here\nx = 1"
+    for bad in ("### BEGIN HIDDEN TESTS\nx", "x\n### END HIDDEN TESTS",
+                "### BEGIN HIDDEN TESTS\n### BEGIN HIDDEN TESTS\n### END HIDDEN TESTS"):
+        with pytest.raises(ReleaseError):
+            strip_hidden_tests(bad)
+
+
+def test_each_kata_has_one_autograded_cell_worth_its_points():
+    """nbgrader's metadata: a solution cell, locked cells, one graded test per kata."""
+    for number, stem in NOTEBOOKS.items():
+        nb = json.loads((SOLUTIONS / f"{stem}.ipynb").read_text())
+        meta = [c["metadata"]["nbgrader"] for c in nb["cells"]]
+        assert all(m["schema_version"] == 3 for m in meta)
+        graded = {m["grade_id"]: m["points"] for m in meta if m["grade"]}
+        assert graded == {f"{k.name}-test": k.points for k in katas_of(number)}
+        solutions = {m["grade_id"] for m in meta if m["solution"]}
+        assert solutions == {f"{k.name}-code" for k in katas_of(number)}
+        assert all(m["locked"] for m in meta if not m["solution"])
+        ids = [m["grade_id"] for m in meta]
+        assert len(ids) == len(set(ids))
+        tests = [c for c in nb["cells"] if c["metadata"]["nbgrader"]["grade"]]
+        for cell in tests:  # committed executed: every graded test passes on the solution
+            text = "".join(cell["outputs"][0]["text"])
+            assert text.startswith("✔"), (stem, text)
+
+
+def test_exercises_keep_the_test_cells_without_the_hidden_tests():
+    for path in EXERCISES.glob("*.ipynb"):
+        nb = json.loads(path.read_text())
+        tests = [c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade")]
+        assert len(tests) == len(katas_of(int(path.name[:2])))
+        for cell in tests:
+            assert "grade(" not in "".join(cell["source"])

@@ -12,6 +12,15 @@ def f(x):
     \"\"\"Twice x.\"\"\"
     raise NotImplementedError()
 
+Hidden tests are marked as nbgrader marks them too; :func:`strip_hidden_tests` removes
+each ``### BEGIN HIDDEN TESTS`` ... ``### END HIDDEN TESTS`` region, markers included:
+
+>>> print(strip_hidden_tests('''# graded here
+... ### BEGIN HIDDEN TESTS
+... grade("f", globals())
+... ### END HIDDEN TESTS'''))
+# graded here
+
 Outputs and execution counts are cleared, and the notebook is written with a fixed
 layout, so releasing twice gives the same bytes.
 """
@@ -29,6 +38,8 @@ from ..i18n import _
 BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"
 STUB = "raise NotImplementedError()"
+BEGIN_HIDDEN = "### BEGIN HIDDEN TESTS"
+END_HIDDEN = "### END HIDDEN TESTS"
 #: A cell with this tag is the instructor's only; the release leaves it out.
 SOLUTION_ONLY_TAG = "solution-only"
 
@@ -63,6 +74,31 @@ def strip_solutions(source: str, where: str = "") -> str:
     return "\n".join(out)
 
 
+def strip_hidden_tests(source: str, where: str = "") -> str:
+    """``source`` without its hidden-test regions (markers included), as nbgrader
+    releases an autograded test cell."""
+    out: list[str] = []
+    inside = False
+    for number, line in enumerate(source.split("\n"), start=1):
+        marker = line.strip()
+        if marker == BEGIN_HIDDEN:
+            if inside:
+                raise ReleaseError(_("{where} line {n}: a second {begin} before {end}").format(
+                    where=where, n=number, begin=BEGIN_HIDDEN, end=END_HIDDEN))
+            inside = True
+        elif marker == END_HIDDEN:
+            if not inside:
+                raise ReleaseError(_("{where} line {n}: {end} without {begin}").format(
+                    where=where, n=number, begin=BEGIN_HIDDEN, end=END_HIDDEN))
+            inside = False
+        elif not inside:
+            out.append(line)
+    if inside:
+        raise ReleaseError(_("{where}: {begin} is never closed by {end}").format(
+            where=where, begin=BEGIN_HIDDEN, end=END_HIDDEN))
+    return "\n".join(out)
+
+
 def _source(cell: dict[str, Any]) -> str:
     src = cell.get("source", "")
     return "".join(src) if isinstance(src, list) else str(src)
@@ -83,7 +119,9 @@ def release_notebook(nb: dict[str, Any], where: str = "") -> dict[str, Any]:
         new["metadata"] = {k: v for k, v in cell.get("metadata", {}).items()
                            if k not in ("execution", "collapsed", "scrolled")}
         if cell.get("cell_type") == "code":
-            new["source"] = _lines(strip_solutions(_source(cell), f"{where} cell {i}"))
+            label = f"{where} cell {i}"
+            new["source"] = _lines(strip_hidden_tests(strip_solutions(_source(cell), label),
+                                                      label))
             new["outputs"] = []
             new["execution_count"] = None
         else:

@@ -1,0 +1,273 @@
+"""A class report: one self-contained HTML page made from a gradebook.
+
+``box-gin report GRADEBOOK.json --html report.html`` draws the score distribution (an
+inline SVG histogram), each kata's pass rate, each kata's most common failure with its
+smallest counterexample drawn as cards, and a section per student with their feedback.
+The page loads nothing: its style is inline, its cards are the kit's own card HTML and
+CSS (``box_gin.display``), so it opens offline, reads on a projector (large type, high
+contrast) and prints (a student per page section, no backgrounds needed).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Card
+from ..display import STYLE, card_html
+from ..i18n import _, get_language, is_rtl, ngettext
+from .gradebook import Gradebook, failure_call
+
+_CARD = re.compile(r"\b(?:10|[A2-9TJQK])[CDHS]\b")
+
+PAGE_STYLE = """<style>
+:root{--ink:#111;--muted:#555;--ok:#1b5e20;--bad:#b71c1c;--line:#bbb;--bar:#1f6feb}
+*{box-sizing:border-box}
+body{font:18px/1.45 system-ui,sans-serif;color:var(--ink);background:#fff;margin:0 auto;
+ max-width:1200px;padding:1.2em 1.6em}
+h1{font-size:2em;margin:.2em 0}h2{font-size:1.5em;margin:1.4em 0 .5em;
+ border-bottom:3px solid var(--ink)}h3{font-size:1.2em;margin:.8em 0 .3em}
+.bg-summary{display:flex;flex-wrap:wrap;gap:1em;margin:.6em 0}
+.bg-stat{border:2px solid var(--line);border-radius:.5em;padding:.4em .9em;min-width:8em}
+.bg-stat b{display:block;font-size:1.8em}
+.bg-histogram{width:100%;max-width:900px;height:auto}
+table.bg-rates{border-collapse:collapse;width:100%}
+.bg-rates th,.bg-rates td{border-bottom:1px solid var(--line);padding:.3em .5em;
+ text-align:start;vertical-align:middle}
+.bg-rate{display:flex;align-items:center;gap:.5em}
+.bg-rate-bar{height:1em;background:var(--bar);border-radius:.2em;
+ -webkit-print-color-adjust:exact;print-color-adjust:exact}
+.bg-rate-track{flex:1;background:#e8eef7;border-radius:.2em;min-width:6em;
+ -webkit-print-color-adjust:exact;print-color-adjust:exact}
+.bg-failure{border:2px solid var(--line);border-radius:.6em;padding:.5em .9em;margin:.6em 0;
+ break-inside:avoid}
+.bg-call{direction:ltr;text-align:left;display:flex;flex-wrap:wrap;align-items:center;gap:3px;
+ font:1em ui-monospace,monospace;margin:.3em 0}
+.bg-call .bg-card{font-size:.8em}
+.bg-student{border-top:2px solid var(--ink);padding:.3em 0 .8em;break-inside:avoid}
+.bg-student h3{display:flex;justify-content:space-between;gap:1em}
+.bg-chips{display:flex;flex-wrap:wrap;gap:.3em;margin:.3em 0}
+.bg-chip{border:2px solid;border-radius:1em;padding:0 .6em;font-size:.85em}
+.bg-chip.bg-pass{color:var(--ok)}.bg-chip.bg-fail{color:var(--bad);font-weight:bold}
+pre.bg-feedback{white-space:pre-wrap;font:.9em/1.35 ui-monospace,monospace;background:#f5f5f5;
+ border-inline-start:4px solid var(--bad);padding:.4em .7em;margin:.3em 0}
+.bg-muted{color:var(--muted)}
+@media print{body{font-size:12pt;max-width:none;padding:0}
+ h2{break-after:avoid}.bg-student{break-inside:avoid-page}
+ pre.bg-feedback{background:none;border:1px solid #999}}
+</style>"""
+
+
+@dataclass
+class KataSummary:
+    """How the class did on one kata."""
+
+    name: str
+    points: int
+    passed: int
+    graded: int
+    #: The most common reason for failing, how many failed for it, and the smallest
+    #: failing call seen with that reason.
+    reason: str | None = None
+    reason_count: int = 0
+    call: str | None = None
+    #: Failures with no counterexample: the function missing, not written yet (the
+    #: stub's NotImplementedError), blocked, or not run.
+    without_call: int = 0
+
+
+def _why(entry: dict[str, Any]) -> str:
+    """Why a kata failed, in one line: the feedback's ``why:`` line, else its note."""
+    prefix = _("why: {reason}").split("{reason}")[0].strip()
+    lines = [ln.strip() for ln in str(entry.get("feedback", "")).splitlines()]
+    for line in lines:
+        if prefix and line.startswith(prefix):
+            return line[len(prefix):].strip()
+    return lines[1] if len(lines) > 1 else (lines[0] if lines else "")
+
+
+def _size(entry: dict[str, Any], call: str) -> int:
+    failure = entry.get("failure")
+    if isinstance(failure, dict) and isinstance(failure.get("size"), int):
+        size: int = failure["size"]
+        return size
+    return len(_CARD.findall(call)) * 1000 + len(call)
+
+
+def summarise(book: Gradebook) -> list[KataSummary]:
+    """Each kata's pass rate and most common failure."""
+    out = []
+    for name in book.kata_names():
+        entries = [s["katas"][name] for s in book.students if name in s["katas"]]
+        points = max((int(e["points"]) for e in entries), default=0)
+        summary = KataSummary(name, points, sum(e["passed"] for e in entries), len(entries))
+        failing = [e for e in entries if not e["passed"]]
+        with_call = [e for e in failing if failure_call(name, e) is not None
+                     and "NotImplementedError" not in _why(e)]
+        summary.without_call = len(failing) - len(with_call)
+        failing = with_call or failing
+        if failing:
+            reasons = Counter(_why(e) for e in failing)
+            reason, count = max(reasons.items(), key=lambda kv: (kv[1], -len(kv[0])))
+            summary.reason, summary.reason_count = reason, count
+            calls = [(c, e) for e in failing if _why(e) == reason
+                     and (c := failure_call(name, e)) is not None]
+            if calls:
+                summary.call = min(calls, key=lambda ce: (_size(ce[1], ce[0]), ce[0]))[0]
+        out.append(summary)
+    return out
+
+
+def call_html(call: str) -> str:
+    """A call as text with every card in it drawn as a card."""
+    parts: list[str] = []
+    last = 0
+    for m in _CARD.finditer(call):
+        if m.start() > last:
+            parts.append(f"<code>{html.escape(call[last:m.start()])}</code>")
+        parts.append(card_html(Card.parse(m.group())))
+        last = m.end()
+    if last < len(call):
+        parts.append(f"<code>{html.escape(call[last:])}</code>")
+    return f'<div class="bg-call" dir="ltr">{"".join(parts)}</div>'
+
+
+def histogram_svg(scores: Sequence[float], max_score: float, bins: int = 12) -> str:
+    """The score distribution as an inline SVG bar chart."""
+    bins = max(1, min(bins, int(max_score) + 1 if max_score else 1))
+    width = max_score / bins if max_score else 1
+    counts = [0] * bins
+    for s in scores:
+        counts[min(bins - 1, int(s / width)) if width else 0] += 1
+    top = max(counts, default=0) or 1
+    w, h, left, bottom, pad = 900, 300, 50, 50, 10
+    bar = (w - left - pad) / bins
+    label_text, axis_text = html.escape(_("Score distribution")), html.escape(_("points"))
+    parts = [f'<svg class="bg-histogram" viewBox="0 0 {w} {h}" role="img" '
+             f'aria-label="{label_text}" '
+             f'xmlns="http://www.w3.org/2000/svg" font-family="system-ui,sans-serif">']
+    base = h - bottom
+    parts.append(f'<line x1="{left}" y1="{base}" x2="{w - pad}" y2="{base}" '
+                 f'stroke="#111" stroke-width="2"/>')
+    for i, n in enumerate(counts):
+        height = (base - 30) * n / top
+        x = left + i * bar
+        lo = round(i * width)
+        hi = round((i + 1) * width) if i < bins - 1 else int(max_score)
+        label = f"{lo}–{hi}" if hi > lo else f"{lo}"
+        parts.append(f'<rect x="{x + 3:.1f}" y="{base - height:.1f}" width="{bar - 6:.1f}" '
+                     f'height="{height:.1f}" fill="#1f6feb" data-count="{n}">'
+                     f"<title>{html.escape(label)}: {n}</title></rect>")
+        if n:
+            parts.append(f'<text x="{x + bar / 2:.1f}" y="{base - height - 6:.1f}" '
+                         f'text-anchor="middle" font-size="20" font-weight="bold">{n}</text>')
+        parts.append(f'<text x="{x + bar / 2:.1f}" y="{base + 24}" text-anchor="middle" '
+                     f'font-size="16">{html.escape(label)}</text>')
+    parts.append(f'<text x="{left + (w - left) / 2}" y="{h - 4}" text-anchor="middle" '
+                 f'font-size="16">{axis_text}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _number(value: float) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _h(text: str) -> str:
+    return html.escape(text)
+
+
+def report_html(book: Gradebook, title: str | None = None) -> str:
+    """The class report as one HTML page (a string)."""
+    heads = {"distribution": _("Score distribution"), "katas": _("Pass rate per kata"),
+             "failures": _("Most common failure per kata"), "students": _("Students")}
+    smallest, all_passed = _("Smallest counterexample:"), _("Every kata passed.")
+    students = book.students
+    scores = [float(s["score"]) for s in students]
+    max_score = max((float(s["max_score"]) for s in students), default=0.0)
+    title = title or _("box-gin class report")
+    direction = "rtl" if is_rtl() else "ltr"
+    out = [f'<!DOCTYPE html><html lang="{html.escape(get_language())}" dir="{direction}">'
+           f'<head><meta charset="utf-8"><meta name="viewport" '
+           f'content="width=device-width, initial-scale=1">'
+           f"<title>{html.escape(title)}</title>{PAGE_STYLE}{STYLE}</head><body>"]
+    out.append(f"<h1>{html.escape(title)}</h1>")
+    stats = [(_("students"), str(len(students)))]
+    if scores:
+        stats += [(_("mean"), f"{statistics.mean(scores):.1f}"),
+                  (_("median"), _number(statistics.median(scores))),
+                  (_("full marks"), str(sum(s == max_score for s in scores)))]
+    stats.append((_("points possible"), _number(max_score)))
+    if book.seed is not None:
+        stats.append((_("seed"), html.escape(str(book.seed))))
+    out.append('<section class="bg-summary">' + "".join(
+        f'<div class="bg-stat"><span>{html.escape(k)}</span><b>{v}</b></div>'
+        for k, v in stats) + "</section>")
+
+    out.append(f'<h2 id="distribution">{_h(heads["distribution"])}</h2>')
+    out.append(histogram_svg(scores, max_score))
+
+    katas = summarise(book)
+    out.append(f'<h2 id="katas">{_h(heads["katas"])}</h2>')
+    columns = (_("kata"), _("points"), _("passed"), _("pass rate"))
+    out.append('<table class="bg-rates"><thead><tr>' + "".join(
+        f"<th>{html.escape(h)}</th>" for h in columns) + "</tr></thead><tbody>")
+    for k in katas:
+        rate = k.passed / k.graded if k.graded else 0.0
+        out.append(
+            f'<tr data-kata="{html.escape(k.name)}"><td><code>{html.escape(k.name)}</code></td>'
+            f"<td>{k.points}</td><td>{k.passed}/{k.graded}</td>"
+            f'<td><div class="bg-rate"><div class="bg-rate-track"><div class="bg-rate-bar" '
+            f'style="width:{100 * rate:.0f}%"></div></div>'
+            f'<span class="bg-rate-value">{100 * rate:.0f}%</span></div></td></tr>')
+    out.append("</tbody></table>")
+
+    out.append(f'<h2 id="failures">{_h(heads["failures"])}</h2>')
+    failing = [k for k in katas if k.reason is not None]
+    if not failing:
+        out.append(f'<p class="bg-muted">{_h(all_passed)}</p>')
+    for k in failing:
+        count = ngettext("{n} of {total} student", "{n} of {total} students",
+                         k.graded).format(n=k.reason_count, total=k.graded)
+        out.append(f'<div class="bg-failure" data-kata="{html.escape(k.name)}">'
+                   f"<h3><code>{html.escape(k.name)}</code> · {html.escape(count)}</h3>"
+                   f"<p>{html.escape(k.reason or '')}</p>")
+        if k.call:
+            out.append(f'<p class="bg-muted">{_h(smallest)}</p>'
+                       + call_html(k.call))
+        if k.call and k.without_call:
+            other = ngettext("and {n} more student with no counterexample (the function "
+                             "missing, not written yet, or not run)",
+                             "and {n} more students with no counterexample (the function "
+                             "missing, not written yet, or not run)", k.without_call).format(
+                n=k.without_call)
+            out.append(f'<p class="bg-muted">{html.escape(other)}</p>')
+        out.append("</div>")
+
+    out.append(f'<h2 id="students">{_h(heads["students"])}</h2>')
+    for s in students:
+        out.append(f'<section class="bg-student" data-student="{html.escape(s["student"])}">'
+                   f'<h3><span>{html.escape(s["student"])}</span>'
+                   f'<span>{_number(s["score"])}/{_number(s["max_score"])}</span></h3>'
+                   '<div class="bg-chips">')
+        for name, entry in s["katas"].items():
+            cls = "bg-pass" if entry["passed"] else "bg-fail"
+            mark = "✔" if entry["passed"] else "✘"
+            out.append(f'<span class="bg-chip {cls}">{mark} {html.escape(name)}</span>')
+        out.append("</div>")
+        for name, entry in s["katas"].items():
+            if entry["passed"]:
+                continue
+            call = failure_call(name, entry)
+            if call:
+                out.append(call_html(call))
+            out.append(f'<pre class="bg-feedback" dir="auto">'
+                       f'{html.escape(str(entry.get("feedback", "")))}</pre>')
+        out.append("</section>")
+    out.append("</body></html>\n")
+    return "".join(out)

@@ -1,0 +1,70 @@
+"""The class report in a real Chromium: one self-contained page, offline, whose
+histogram, pass rates, counterexample cards and student sections show the gradebook."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from box_gin.cli import main
+from box_gin.katas import KATAS
+from box_gin.platforms.gradebook import load_gradebook
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+from classroom import make_class  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
+    folder = tmp_path_factory.mktemp("report")
+    book = folder / "class.json"
+    students = [ROOT / "solutions", ROOT / "exercises", *make_class(folder / "class")]
+    assert main(["check", *map(str, students), "--json", str(book), "-j", "2", "-q"]) == 0
+    page = folder / "report.html"
+    assert main(["report", str(book), "--html", str(page), "--lang", "en"]) == 0
+    return page, load_gradebook(book).students
+
+
+def test_the_report_shows_the_gradebook(page: Any, report: tuple[Path, list[Any]]) -> None:
+    path, students = report
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(path.as_uri())
+    assert requests == [path.as_uri()], requests  # nothing else is loaded
+    counts = page.locator(".bg-histogram rect").evaluate_all(
+        "rs => rs.map(r => Number(r.dataset.count))")
+    assert sum(counts) == len(students)
+    rows = page.locator("table.bg-rates tbody tr")
+    assert rows.count() == len(KATAS)
+    for kata in KATAS:
+        passed = sum(s["katas"][kata.name]["passed"] for s in students)
+        cell = page.locator(f'tr[data-kata="{kata.name}"] td').nth(2)
+        assert cell.inner_text() == f"{passed}/{len(students)}"
+    # best_melds fails for several students: its card is drawn with real cards.
+    failure = page.locator('.bg-failure[data-kata="best_melds"]')
+    assert failure.locator(".bg-card").count() >= 1
+    assert page.locator("section.bg-student").count() == len(students)
+    exercises = page.locator('section.bg-student[data-student="exercises"]')
+    assert exercises.locator(".bg-chip.bg-fail").count() == len(KATAS)
+    assert "0/36" in exercises.locator("h3").inner_text()
+    # Readable on a projector: body text at least 18 px.
+    size = page.evaluate("() => parseFloat(getComputedStyle(document.body).fontSize)")
+    assert size >= 18
+
+
+def test_the_report_prints(page: Any, report: tuple[Path, list[Any]], tmp_path: Path) -> None:
+    path, _students = report
+    page.goto(path.as_uri())
+    page.emulate_media(media="print")
+    pdf = tmp_path / "report.pdf"
+    page.pdf(path=str(pdf), format="A4")
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF") and data.count(b"/Type /Page") >= 2
+    page.emulate_media(media="screen")

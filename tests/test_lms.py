@@ -1,0 +1,117 @@
+"""Grades into the LMS: `box-gin check --roster R --lms canvas|moodle FILE` writes the CSV
+that Canvas's gradebook import and Moodle's grade import read, with their documented
+columns; students the roster does not know, or who sent nothing, are listed, never
+silently dropped."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+
+from box_gin.cli import main
+from box_gin.katas import KATAS
+from box_gin.platforms.gradebook import load_gradebook
+from box_gin.platforms.lms import RosterError, lms_csv, parse_roster
+
+ROOT = Path(__file__).resolve().parent.parent
+SUBMISSIONS = ROOT / "tests" / "submissions"
+TOTAL = sum(k.points for k in KATAS)
+
+ROSTER = """submission,name,canvas_id,sis_user_id,sis_login_id,section,email,idnumber
+solutions,"Lovelace, Ada",101,S1,ada,Section A,ada@example.org,1001
+exercises,"Babbage, Charles",102,S2,cbab,Section A,cb@example.org,1002
+absent,"Nobody, Ned",103,S3,ned,Section B,ned@example.org,1003
+"""
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Three submissions: two in the roster, one (a wrong .py) not."""
+    folder = tmp_path_factory.mktemp("lms")
+    (folder / "roster.csv").write_text(ROSTER)
+    assert main(["check", str(ROOT / "solutions"), str(ROOT / "exercises"),
+                 str(SUBMISSIONS / "run_ace_high.py"), "--json", str(folder / "book.json"),
+                 "-q", "-j", "2"]) == 0
+    return folder
+
+
+def rows(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text)))
+
+
+def test_canvas_csv_has_canvas_columns_and_points(graded: Path, capsys) -> None:
+    out = graded / "canvas.csv"
+    code = main(["check", str(ROOT / "solutions"), str(ROOT / "exercises"),
+                 str(SUBMISSIONS / "run_ace_high.py"), "--json", str(graded / "book.json"),
+                 "--roster", str(graded / "roster.csv"), "--lms", "canvas", str(out),
+                 "--lms-assignment", "Katas (4321)"])
+    assert code == 0
+    table = rows(out.read_text())
+    assert table[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section",
+                        "Katas (4321)"]
+    assert table[1][0] == "Points Possible" and table[1][-1] == str(TOTAL)
+    assert table[2] == ["Lovelace, Ada", "101", "S1", "ada", "Section A", str(TOTAL)]
+    assert table[3] == ["Babbage, Charles", "102", "S2", "cbab", "Section A", "0"]
+    assert table[4] == ["Nobody, Ned", "103", "S3", "ned", "Section B", ""]
+    assert len(table) == 5
+    err = capsys.readouterr().err
+    assert "Not in the roster" in err and "run_ace_high" in err
+    assert "no submission" in err and "absent" in err
+
+
+def test_moodle_csv_has_an_identifier_a_grade_and_feedback(graded: Path, capsys) -> None:
+    out = graded / "moodle.csv"
+    code = main(["check", str(ROOT / "solutions"), str(ROOT / "exercises"), "--json",
+                 str(graded / "book.json"), "--roster", str(graded / "roster.csv"), "--lms",
+                 "moodle", str(out), "-q"])
+    assert code == 0
+    table = rows(out.read_text())
+    assert table[0] == ["ID number", "box-gin katas", "Feedback"]
+    assert table[1][:2] == ["1001", str(TOTAL)] and "-" in table[1][2]
+    assert table[2][:2] == ["1002", "0"] and "card_value" in table[2][2]
+    assert table[3] == ["1003", "", ""]
+    book = {r["student"]: r for r in load_gradebook(graded / "book.json").students}
+    assert book["solutions"]["score"] == TOTAL
+
+
+def test_moodle_falls_back_to_email_then_username() -> None:
+    results = [{"student": "ada", "score": 3, "max_score": 36, "katas": {}}]
+    by_email = parse_roster("submission,email\nada,ada@example.org\n")
+    assert rows(lms_csv("moodle", results, by_email).text)[0][0] == "Email address"
+    by_user = parse_roster("submission,username\nada,alove\n")
+    assert rows(lms_csv("moodle", results, by_user).text)[1][:2] == ["alove", "3"]
+
+
+@pytest.mark.parametrize(("roster", "rule"), [
+    ("name,email\nAda,a@x\n", "'submission' column"),
+    ("submission,email\nada,a@x\nada,b@x\n", "twice"),
+    ("submission,email\n,a@x\n", "empty"),
+])
+def test_a_bad_roster_is_refused_by_its_rule(roster: str, rule: str) -> None:
+    with pytest.raises(RosterError, match=rule):
+        parse_roster(roster)
+
+
+def test_each_lms_needs_its_identifiers() -> None:
+    results = [{"student": "ada", "score": 3, "max_score": 36, "katas": {}}]
+    roster = parse_roster("submission,section\nada,A\n")
+    with pytest.raises(RosterError, match="Canvas finds a student"):
+        lms_csv("canvas", results, roster)
+    with pytest.raises(RosterError, match="Moodle finds a student"):
+        lms_csv("moodle", results, roster)
+    with pytest.raises(RosterError, match="blackboard"):
+        lms_csv("blackboard", results, roster)
+    partial = parse_roster("submission,email\nada,a@x\nbo,\n")
+    with pytest.raises(RosterError, match="empty for: bo"):
+        lms_csv("moodle", results, partial)
+
+
+def test_lms_without_roster_fails_and_says_why(graded: Path, capsys) -> None:
+    code = main(["check", str(ROOT / "solutions"), "--lms", "canvas",
+                 str(graded / "x.csv"), "-q"])
+    assert code == 1
+    assert "--roster" in capsys.readouterr().err
+    assert not (graded / "x.csv").exists()
