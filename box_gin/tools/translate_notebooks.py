@@ -254,14 +254,27 @@ def cell_source(cell: dict[str, Any]) -> str:
     return "".join(src) if isinstance(src, list) else str(src)
 
 
+CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def has_prose(text: str) -> bool:
+    """Whether ``text`` holds words to translate once its code spans and placeholders are
+    set aside (a table row of code only, such as ``| `7H 7S 7D` | `True` |``, has none)."""
+    return WORD.search(PLACEHOLDER.sub(" ", CODE_SPAN.sub(" ", text))) is not None
+
+
 def cell_units(cell: dict[str, Any]) -> list[Unit]:
-    """The messages of one cell (none for raw cells)."""
+    """The messages of one cell (none for raw cells), leaving out text with no prose."""
     source = cell_source(cell)
     if cell.get("cell_type") == "markdown":
-        return markdown_units(source)
-    if cell.get("cell_type") == "code":
-        return code_units(source)
-    return []
+        units = markdown_units(source)
+    elif cell.get("cell_type") == "code":
+        units = code_units(source)
+    else:
+        units = []
+    return [unit for unit in units if has_prose(unit.text)]
 
 
 # --- catalogs ---------------------------------------------------------------------------
