@@ -158,7 +158,7 @@ def test_no_message_left_in_english(lang: str) -> None:
 @pytest.mark.parametrize("lang", STARTED)
 def test_placeholders_code_spans_and_card_names_survive(lang: str) -> None:
     wrong = []
-    for source, m in catalog_messages(lang):
+    for _source, m in catalog_messages(lang):
         if not m.string:
             continue
         english, text = str(m.id), str(m.string)

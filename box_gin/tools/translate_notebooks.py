@@ -509,9 +509,9 @@ def problems(root: Path = ROOT, langs: Iterable[str] | None = None) -> list[str]
                 out.append(f"{source.target(root, lang).relative_to(root)}: out of date: "
                            "run `make translations`")
             exercise = source.exercise(root, lang)
-            if exercise is not None and (not exercise.exists() or not p.stale and
-                                         exercise.read_text(encoding="utf-8")
-                                         != _exercise_text(p.notebook, source)):
+            if exercise is not None and not p.stale and (
+                    not exercise.exists() or exercise.read_text(encoding="utf-8")
+                    != _exercise_text(p.notebook, source)):
                 out.append(f"{exercise.relative_to(root)}: out of date: "
                            "run `make translations`")
     return out
@@ -526,7 +526,7 @@ def _exercise_text(nb: dict[str, Any], source: Source) -> str:
 def _execute_one(args: tuple[str, str]) -> tuple[str, str]:
     from .execute import execute
 
-    path, lang = args
+    path, _lang = args
     try:
         execute(Path(path))
     except Exception as err:  # reported by the caller, with the notebook's name
