@@ -9,12 +9,14 @@ PY     := $(BIN)/python
 # add the classic notebook package and its own JupyterLab extensions to .venv.
 NBG    := .venv-nbgrader
 
-.PHONY: lab test lint typecheck pytest notebooks exercises bench play clean help
+.PHONY: lab test lint typecheck pytest notebooks translations exercises bench play clean help
 
 help:
 	@echo "make lab        open the kit in JupyterLab, at START.ipynb"
 	@echo "make test       lint, type-check and run the whole test suite"
 	@echo "make notebooks  re-execute every notebook in place"
+	@echo "make translations  update the notebooks' catalogs (notebooks/locale/), then write"
+	@echo "                and execute notebooks/<lang>/, solutions/<lang>/, exercises/<lang>/"
 	@echo "make exercises  regenerate exercises/ from solutions/"
 	@echo "make bench      run the benchmarks and rewrite benchmarks/README.md's table"
 	@echo "make play       serve the Game Table as a web app (Voila);"
@@ -62,8 +64,13 @@ pytest: $(VENV)/.stamp-test $(NBG)/.stamp
 
 test: lint typecheck pytest
 
-notebooks: $(VENV)/.stamp-test
+notebooks: $(VENV)/.stamp-test translations
 	$(PY) -m box_gin.tools.execute notebooks/*.ipynb notebooks/*/*.ipynb solutions/*.ipynb
+
+# The translated notebooks, from the English ones and notebooks/locale/<lang>/*.po; only
+# notebooks whose text changed are executed again (docs/translations.md).
+translations: $(VENV)/.stamp-test
+	$(PY) -m box_gin.tools.translate_notebooks all -j 2
 
 exercises: $(VENV)/.stamp-test
 	$(BIN)/box-gin release solutions exercises

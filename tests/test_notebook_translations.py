@@ -1,0 +1,361 @@
+"""The translated notebooks: complete, faithful to the English source, and using the
+glossaries of docs/translations.md (see box_gin/tools/translate_notebooks.py)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import shutil
+import unicodedata
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from box_gin.tools import translate_notebooks as tn
+
+ROOT = Path(__file__).resolve().parents[1]
+LANGS = tn.languages()
+STARTED = [lang for lang in LANGS if tn.started(lang, ROOT)]
+#: Languages whose notebooks are done; the others are built as soon as they start.
+REQUIRED = ("fr", "he")
+CARD = re.compile(r"(?<![\w`])(?:10|[2-9TJQKA])[CDHS♣♦♥♠](?![\w`])")
+#: Glossary terms checked wherever the English uses them (others are too ambiguous in
+#: English prose, such as hand, cut, pass and draw).
+CHECKED = ("box", "captain", "sitter", "upcard", "stock", "discard pile", "meld", "set",
+           "run", "deadwood", "knock", "knocker", "defender", "gin", "big gin", "layoff",
+           "undercut", "drawn hand", "target", "seed")
+
+
+def catalog_messages(lang: str) -> list[tuple[tn.Source, object]]:
+    out = []
+    for source in tn.sources(ROOT):
+        catalog = tn.read_catalog(source.po(ROOT, lang), lang)
+        assert catalog is not None, f"{source.po(ROOT, lang)} is missing"
+        out += [(source, m) for m in catalog if m.id]
+    return out
+
+
+def code_spans(text: str) -> Counter[str]:
+    return Counter(m.group(0) for m in tn.CODE_SPAN.finditer(text))
+
+
+def outside_code(text: str) -> str:
+    return tn.CODE_SPAN.sub(" ", text)
+
+
+# --- the tool itself -----------------------------------------------------------------
+
+def test_markdown_is_cut_by_heading_paragraph_list_item_and_table_row() -> None:
+    source = ("# Title\n\nA paragraph\nover two lines.\n\n- first item\n  continued\n"
+              "- second\n\n| word | meaning |\n|---|---|\n| **box** | alone |\n")
+    units = tn.markdown_units(source)
+    assert [(u.kind, u.text) for u in units] == [
+        ("heading", "Title"), ("paragraph", "A paragraph over two lines."),
+        ("list item", "first item continued"), ("list item", "second"),
+        ("table row", "word | meaning"), ("table row", "**box** | alone")]
+    table = {"Title": "Titre", "A paragraph over two lines.": "Un paragraphe.",
+             "first item continued": "premier", "second": "second",
+             "word | meaning": "mot | sens", "**box** | alone": "**box** | seul"}
+    assert tn._markdown(source, units, table, "fr") == (
+        "# Titre\n\nUn paragraphe.\n\n- premier\n- second\n\n| mot | sens |\n|---|---|\n"
+        "| **box** | seul |\n")
+
+
+def test_code_gives_comments_docstrings_and_marked_strings_only() -> None:
+    source = ('def f():\n    """Say hello."""\n    print("hi", "x")  # i18n\n'
+              '    return "not marked"  # a comment\n### BEGIN SOLUTION\n')
+    units = tn.cell_units({"cell_type": "code", "source": source})
+    assert [(u.kind, u.text) for u in units] == [
+        ("docstring", "Say hello."), ("string", "hi"), ("comment", "a comment")]
+    table = {"Say hello.": "Dire bonjour.", "hi": "salut", "a comment": "un commentaire"}
+    assert tn._code(source, units, table, "fr") == (
+        'def f():\n    """Dire bonjour."""\n    print("salut", "x")\n'
+        '    return "not marked"  # un commentaire\n### BEGIN SOLUTION\n')
+
+
+def test_translating_every_message_into_itself_gives_back_the_english() -> None:
+    for source in tn.sources(ROOT):
+        nb = tn.read_notebook(ROOT / source.path)
+        identity = {str(m.id): str(m.id) for m in tn.template(source, ROOT) if m.id}
+        again = tn.translate_notebook(nb, identity, "fr", str(source.path))
+        for index, (old, new) in enumerate(zip(nb["cells"], again["cells"], strict=True)):
+            before, after = tn.cell_source(old), tn.cell_source(new)
+            if old["cell_type"] == "markdown":
+                before = tn.CELL_SPLIT.sub(" | ", re.sub(r"\n(?!\n|- |\||#)\s*", " ", before))
+                after = tn.CELL_SPLIT.sub(" | ", after).replace("`exercises/fr/", "`exercises/")
+                assert " ".join(after.split()) == " ".join(before.split()), (source, index)
+            else:
+                after = after.replace('set_language("fr")', 'set_language("en")')
+                before = tn.MARKER.sub("", "\n".join(before.split("\n")))
+                before = "\n".join(tn.MARKER.sub("", line) for line in before.split("\n"))
+                assert after.startswith(before) or before in after, (source, index)
+
+
+def test_a_changed_english_paragraph_reopens_only_that_message(tmp_path: Path) -> None:
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "solutions").mkdir()
+    name = "01_cards_and_dealing"
+    shutil.copy(ROOT / "notebooks" / f"{name}.ipynb", tmp_path / "notebooks")
+    shutil.copy(ROOT / "notebooks" / "play.ipynb", tmp_path / "notebooks")
+    for group, stem in (("notebooks", name), ("notebooks", "play")):
+        (tmp_path / tn.LOCALE / "fr" / group).mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / tn.LOCALE / "fr" / group / f"{stem}.po",
+                    tmp_path / tn.LOCALE / "fr" / group)
+    source = tn.sources(tmp_path)[0]
+    assert tn.missing(source, "fr", tmp_path) == []
+    path = tmp_path / source.path
+    text = path.read_text(encoding="utf-8")
+    old = "It takes about 20 minutes."
+    assert old in text
+    path.write_text(text.replace(old, "It takes about 25 minutes."), encoding="utf-8")
+    tn.extract(tmp_path, ["fr"])
+    lacking = tn.missing(source, "fr", tmp_path)
+    assert len(lacking) == 1 and "25 minutes" in lacking[0] and "fuzzy" in lacking[0]
+    problems = tn.build(tmp_path, ["fr"])
+    assert problems == lacking
+    assert not (tmp_path / "notebooks" / "fr").exists()
+
+
+def test_a_language_not_started_is_skipped_and_a_started_one_must_be_complete(
+        tmp_path: Path) -> None:
+    (tmp_path / "notebooks").mkdir()
+    shutil.copy(ROOT / "notebooks" / "play.ipynb", tmp_path / "notebooks")
+    tn.extract(tmp_path, ["hu"])
+    source = tn.sources(tmp_path)[0]
+    assert not tn.started("hu", tmp_path) and tn.build(tmp_path, ["hu"]) == []
+    catalog = tn.read_catalog(source.po(tmp_path, "hu"), "hu")
+    assert catalog is not None
+    with pytest.raises(tn.TranslationError, match="no hu translation"):
+        tn.translate_notebook(tn.read_notebook(tmp_path / source.path), {}, "hu")
+
+
+# --- the catalogs and the generated notebooks ---------------------------------------
+
+def test_french_and_hebrew_are_translated() -> None:
+    assert set(REQUIRED) <= set(STARTED)
+
+
+@pytest.mark.parametrize("lang", STARTED)
+def test_no_message_missing_or_fuzzy(lang: str) -> None:
+    lacking = [m for source in tn.sources(ROOT) for m in tn.missing(source, lang, ROOT)]
+    assert lacking == []
+
+
+@pytest.mark.parametrize("lang", STARTED)
+def test_generated_notebooks_match_the_source_and_the_catalogs(lang: str) -> None:
+    assert tn.problems(ROOT, [lang]) == []
+
+
+@pytest.mark.parametrize("lang", STARTED)
+def test_no_message_left_in_english(lang: str) -> None:
+    same = [m.id for _s, m in catalog_messages(lang)
+            if m.string == m.id and not any("identical" in c for c in m.user_comments)]
+    assert same == []
+
+
+@pytest.mark.parametrize("lang", STARTED)
+def test_placeholders_code_spans_and_card_names_survive(lang: str) -> None:
+    wrong = []
+    for _source, m in catalog_messages(lang):
+        if not m.string:
+            continue
+        english, text = str(m.id), str(m.string)
+        if code_spans(text) != code_spans(english):
+            wrong.append(("code spans", english, text))
+        if Counter(tn.PLACEHOLDER.findall(outside_code(text))) != Counter(
+                tn.PLACEHOLDER.findall(outside_code(english))):
+            wrong.append(("placeholders", english, text))
+        if Counter(CARD.findall(outside_code(text))) != Counter(
+                CARD.findall(outside_code(english))):
+            wrong.append(("card names", english, text))
+        if any("table row" in c for c in m.auto_comments) and (
+                "\n" in text or len(tn.CELL_SPLIT.split(text)) != len(
+                    tn.CELL_SPLIT.split(english))):
+            wrong.append(("table cells", english, text))
+        if english.count("**") != text.count("**"):
+            wrong.append(("bold", english, text))
+    assert wrong == []
+
+
+@pytest.mark.parametrize("lang", STARTED)
+def test_translated_code_cells_still_parse(lang: str) -> None:
+    for source in tn.sources(ROOT):
+        nb = tn.read_notebook(source.target(ROOT, lang))
+        for index, cell in enumerate(nb["cells"]):
+            if cell["cell_type"] == "code":
+                try:
+                    ast.parse(tn.cell_source(cell))
+                except SyntaxError as err:
+                    pytest.fail(f"{source.target(ROOT, lang)} cell {index}: {err}")
+
+
+@pytest.mark.parametrize("lang", STARTED)
+def test_first_code_cell_sets_the_language(lang: str) -> None:
+    for source in tn.sources(ROOT):
+        for path in (source.target(ROOT, lang), source.exercise(ROOT, lang)):
+            if path is None:
+                continue
+            nb = tn.read_notebook(path)
+            first = next(c for c in nb["cells"] if c["cell_type"] == "code")
+            assert f'set_language("{lang}")' in tn.cell_source(first), path
+            assert not first.get("outputs"), path
+
+
+def test_hebrew_prose_is_right_to_left_and_code_is_not() -> None:
+    for source in tn.sources(ROOT):
+        nb = tn.read_notebook(source.target(ROOT, "he"))
+        for cell in nb["cells"]:
+            text = tn.cell_source(cell)
+            if cell["cell_type"] == "markdown":
+                assert text.startswith('<div dir="rtl">\n\n') and text.endswith("</div>")
+            else:
+                assert "dir=" not in text
+    charts = tn.cell_source(tn.read_notebook(
+        ROOT / "notebooks" / "he" / "06_strategy_by_simulation.ipynb")["cells"][8])
+    assert charts.startswith(tn.VISUAL) and 'title=visual_order("' in charts
+
+
+def test_exercises_have_no_answers_and_grade_in_english_names() -> None:
+    from box_gin.katas.release import BEGIN
+
+    for lang in STARTED:
+        for source in tn.sources(ROOT):
+            path = source.exercise(ROOT, lang)
+            if path is None:
+                continue
+            text = path.read_text(encoding="utf-8")
+            english = (ROOT / "exercises" / source.path.name).read_text(encoding="utf-8")
+            assert BEGIN not in text
+            names = set(re.findall(r"def (\w+)\(", english))
+            assert names and names == set(re.findall(r"def (\w+)\(", text)), path
+
+
+# --- the glossaries --------------------------------------------------------------------
+
+def glossary(lang: str) -> dict[str, list[str]]:
+    """English term -> the accepted translations, from docs/translations.md."""
+    doc = (ROOT / "docs" / "translations.md").read_text(encoding="utf-8")
+    section = re.search(rf"^## \w+ \({lang}\)\n(.*?)(?=^## |\Z)", doc, re.S | re.M)
+    assert section, f"no glossary for {lang}"
+    out: dict[str, list[str]] = {}
+    for line in section.group(1).splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 2 or cells[0] in ("English", "") or set(cells[0]) <= set("-"):
+            continue
+        alternatives = []
+        for part in re.split(r"[;/()]", re.sub(r"\*|\((?:m|f)\.\)", "", cells[1])):
+            part = part.split(":", 1)[-1]
+            part = re.sub(r"\b(?:verb|noun|short|plural|their value|its value)\b", "", part)
+            part = part.strip(" ,.\"'“”")
+            if part:
+                alternatives.append(part)
+        for english in re.split(r"\s*/\s*", re.sub(r"\(.*?\)", "", cells[0])):
+            out[english.strip().lower()] = alternatives
+    return out
+
+
+FINALS = str.maketrans("ךםןףץ", "כמנפצ")
+
+
+def _fold(text: str) -> str:
+    text = unicodedata.normalize("NFC", text.lower()).translate(FINALS)
+    return text.replace("’", "'")
+
+
+def _hebrew(word: str) -> bool:
+    return any("\u0590" <= ch <= "\u05ff" for ch in word)
+
+
+def stems(term: str) -> list[str]:
+    """What of each word of a glossary translation must appear: the word less its ending
+    (Latin letters), or, in Hebrew, without article/preposition and ending."""
+    out = []
+    for word in _fold(term).split():
+        if _hebrew(word):
+            if len(word) > 3 and word[0] in "הבל":
+                word = word[1:]
+            word = re.sub(r"(?:ימ|ות|ה|ת)$", "", word) if len(word) > 3 else word
+        elif len(word) > 4:
+            word = word[: max(4, len(word) - 2)]
+        if len(word) >= 2:
+            out.append(word)
+    return out
+
+
+def _skeleton(text: str) -> str:
+    return re.sub("[וי]", "", text)
+
+
+def uses(text: str, alternatives: list[str]) -> bool:
+    folded = _fold(text)
+    for alternative in alternatives:
+        found = True
+        for stem in stems(alternative):
+            if stem in folded:
+                continue
+            skeleton = _skeleton(stem)
+            if not (_hebrew(stem) and len(skeleton) >= 3 and skeleton in _skeleton(folded)):
+                found = False
+                break
+        if found and stems(alternative):
+            return True
+    return False
+
+
+def english_terms(text: str) -> set[str]:
+    # quoted words ("box", "captain") are values of the code, not prose
+    plain = re.sub(r'"[^"]*"', " ", tn.PLACEHOLDER.sub(" ", outside_code(text))).lower()
+    return {term for term in CHECKED
+            if re.search(rf"\b{re.escape(term)}(?:s|es|ed|ing)?\b", plain)}
+
+
+def not_glossary(source: tn.Source) -> dict[str, set[str]]:
+    """msgid -> English terms used there in another sense (a verb: "run the cells"), as
+    noted by a translator comment ``# not glossary: run (verb)`` in any language."""
+    out: dict[str, set[str]] = {}
+    for lang in LANGS:
+        for m in tn.read_catalog(source.po(ROOT, lang), lang) or ():
+            for comment in m.user_comments if m.id else ():
+                if comment.startswith("not glossary:"):
+                    terms = re.sub(r"\(.*?\)", "", comment.split(":", 1)[1])
+                    out.setdefault(str(m.id), set()).update(
+                        t.strip().lower() for t in re.split(r"[,;]", terms))
+    return out
+
+
+def glossary_misses(lang: str) -> list[tuple[str, str, str]]:
+    words = glossary(lang)
+    misses = []
+    for source in tn.sources(ROOT):
+        table = tn.translations(source, lang, ROOT)
+        skipped = not_glossary(source)
+        nb = tn.read_notebook(ROOT / source.path)
+        for cell in nb["cells"]:
+            units = tn.cell_units(cell)
+            wanted: set[str] = set()
+            for unit in units:
+                wanted |= english_terms(unit.text) - skipped.get(unit.text, set())
+            translated = " ".join(table.get(u.text, "") for u in units)
+            for term in sorted(wanted):
+                if term in words and not uses(translated, words[term]):
+                    misses.append((str(source.path), term, translated[:120]))
+    return misses
+
+
+@pytest.mark.parametrize("lang", STARTED)
+def test_glossary_terms_are_translated_as_the_glossary_says(lang: str) -> None:
+    assert glossary_misses(lang) == []
+
+
+def test_glossary_check_can_fail() -> None:
+    words = glossary("fr")
+    assert words["deadwood"] and uses("un reste de 14", words["deadwood"])
+    assert not uses("il garde du bois mort", words["deadwood"])
+    assert uses("השחקן בקופסה דופק", glossary("he")["knock"])
+    assert not uses("השחקן בקופסה זורק", glossary("he")["knock"])
+
+
+def test_languages_are_those_of_the_kit() -> None:
+    assert json.dumps(sorted(LANGS)) == json.dumps(sorted(["fr", "hu", "uk", "id", "he"]))
