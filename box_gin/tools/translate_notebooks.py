@@ -617,9 +617,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     for line in found:
         print(line, file=sys.stderr)
-    if found:
+    if any("out of date" not in line for line in found):
         print(f"{len(found)} problem(s): translate the messages named above in their .po "
               "files (see docs/translations.md), then run `make translations` again",
+              file=sys.stderr)
+    elif found:
+        print(f"{len(found)} notebook(s) out of date: run `make translations`",
               file=sys.stderr)
     return 1 if found else 0
 
