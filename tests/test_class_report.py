@@ -100,6 +100,8 @@ def test_the_histogram_counts_every_student() -> None:
     svg = histogram_svg([0, 1, 1, 5, 36, 36, 36], 36)
     counts = [int(n) for n in re.findall(r'data-count="(\d+)"', svg)]
     assert sum(counts) == 7 and counts[0] == 3 and counts[-1] == 3
+    labels = re.findall(r"<title>([^:<]*):", svg)
+    assert labels[:2] == ["0–2", "3–5"] and labels[-1] == "33–36"  # no score in two bins
 
 
 def test_the_page_loads_nothing_and_draws_cards() -> None:

@@ -115,3 +115,12 @@ def test_lms_without_roster_fails_and_says_why(graded: Path, capsys) -> None:
     assert code == 1
     assert "--roster" in capsys.readouterr().err
     assert not (graded / "x.csv").exists()
+
+
+def test_an_unknown_lms_is_refused_before_grading(graded: Path, capsys) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["check", str(ROOT / "solutions"), "--roster", str(graded / "roster.csv"),
+              "--lms", "blackboard", str(graded / "bb.csv")])
+    assert stopped.value.code == 2
+    assert "blackboard" in capsys.readouterr().err
+    assert not (graded / "bb.csv").exists()

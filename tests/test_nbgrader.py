@@ -24,7 +24,7 @@ import pytest
 from box_gin.cli import main
 from box_gin.katas import BY_NAME, KATAS
 from box_gin.platforms.gradebook import load_gradebook
-from box_gin.platforms.nbgrader import annotate
+from box_gin.platforms.nbgrader import CourseError, annotate
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
@@ -187,3 +187,26 @@ def test_a_course_is_not_overwritten_without_force(tmp_path: Path, capsys) -> No
     assert main(["nbgrader", str(tmp_path), "--assignment", "../x"]) == 1
     assert main(["nbgrader", str(tmp_path), "--force"]) == 0
     assert "course_id = 'box-gin'" in config.read_text()
+
+
+def test_the_test_cell_runs_the_checkers_graded_cases(monkeypatch) -> None:
+    """grade() calls the function on exactly the cases a checker run with that seed
+    judges: the public ones, the fixed hidden ones, then the fresh ones."""
+    from box_gin.platforms.nbgrader import grade_result
+
+    kata = BY_NAME["is_drawn"]
+    seen: list[tuple[int, bool]] = []
+
+    def is_drawn(stock_size, knocked):
+        seen.append((stock_size, knocked))
+        return stock_size <= 2 and not knocked
+
+    assert grade_result("is_drawn", {"is_drawn": is_drawn}, seed=5).passed
+    assert seen == [tuple(a) for a in kata.graded_cases(5)]
+    seen.clear()
+    monkeypatch.setenv("BOX_GIN_SEED", "5")
+    assert grade_result("is_drawn", {"is_drawn": is_drawn}).passed
+    assert seen == [tuple(a) for a in kata.graded_cases(5)]
+    monkeypatch.setenv("BOX_GIN_SEED", "five")
+    with pytest.raises(CourseError, match="BOX_GIN_SEED"):
+        grade_result("is_drawn", {"is_drawn": is_drawn})

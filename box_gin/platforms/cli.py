@@ -46,11 +46,24 @@ def add_commands(sub: Any) -> None:
     rp.add_argument("--lang", help=_("the language of the feedback (en, fr, hu, uk, id, he)"))
 
 
+class _LmsAction(argparse.Action):
+    """``--lms KIND FILE``, the kind checked before any grading starts."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        from .lms import LMS_KINDS
+
+        if values[0] not in LMS_KINDS:
+            parser.error(_("--lms: {kind!r} is not an LMS box-gin writes for: choose one of "
+                           "{kinds}").format(kind=values[0], kinds=", ".join(LMS_KINDS)))
+        setattr(namespace, self.dest, values)
+
+
 def add_check_options(check: argparse.ArgumentParser) -> None:
     """Add ``--roster``, ``--lms`` and ``--lms-assignment`` to ``box-gin check``."""
     check.add_argument("--roster", type=Path, metavar="FILE",
                        help=_("a CSV mapping submission names to the LMS's identifiers"))
-    check.add_argument("--lms", nargs=2, metavar=("canvas|moodle", "FILE"),
+    check.add_argument("--lms", nargs=2, metavar=("canvas|moodle", "FILE"), action=_LmsAction,
                        help=_("write the grades as the CSV Canvas or Moodle imports"))
     check.add_argument("--lms-assignment", default=None, metavar="NAME",
                        help=_("the grade column's name in the LMS (default: box-gin katas)"))

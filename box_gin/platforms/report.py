@@ -11,6 +11,7 @@ contrast) and prints (a student per page section, no backgrounds needed).
 from __future__ import annotations
 
 import html
+import math
 import re
 import statistics
 from collections import Counter
@@ -35,7 +36,7 @@ h1{font-size:2em;margin:.2em 0}h2{font-size:1.5em;margin:1.4em 0 .5em;
 .bg-summary{display:flex;flex-wrap:wrap;gap:1em;margin:.6em 0}
 .bg-stat{border:2px solid var(--line);border-radius:.5em;padding:.4em .9em;min-width:8em}
 .bg-stat b{display:block;font-size:1.8em}
-.bg-histogram{width:100%;max-width:900px;height:auto}
+.bg-histogram{width:100%;max-width:900px;height:auto;display:block}
 table.bg-rates{border-collapse:collapse;width:100%}
 .bg-rates th,.bg-rates td{border-bottom:1px solid var(--line);padding:.3em .5em;
  text-align:start;vertical-align:middle}
@@ -150,15 +151,17 @@ def histogram_svg(scores: Sequence[float], max_score: float, bins: int = 12) -> 
     label_text, axis_text = html.escape(_("Score distribution")), html.escape(_("points"))
     parts = [f'<svg class="bg-histogram" viewBox="0 0 {w} {h}" role="img" '
              f'aria-label="{label_text}" '
-             f'xmlns="http://www.w3.org/2000/svg" font-family="system-ui,sans-serif">']
+             f'xmlns="http://www.w3.org/2000/svg" font-family="system-ui,sans-serif" '
+             f'direction="ltr" style="direction:ltr">']
     base = h - bottom
     parts.append(f'<line x1="{left}" y1="{base}" x2="{w - pad}" y2="{base}" '
                  f'stroke="#111" stroke-width="2"/>')
     for i, n in enumerate(counts):
         height = (base - 30) * n / top
         x = left + i * bar
-        lo = round(i * width)
-        hi = round((i + 1) * width) if i < bins - 1 else int(max_score)
+        # Points are whole numbers: bin i holds [i * width, (i + 1) * width).
+        lo = math.ceil(i * width - 1e-9)
+        hi = math.ceil((i + 1) * width - 1e-9) - 1 if i < bins - 1 else int(max_score)
         label = f"{lo}–{hi}" if hi > lo else f"{lo}"
         parts.append(f'<rect x="{x + 3:.1f}" y="{base - height:.1f}" width="{bar - 6:.1f}" '
                      f'height="{height:.1f}" fill="#1f6feb" data-count="{n}">'
