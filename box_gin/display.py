@@ -140,8 +140,8 @@ def discard_analysis_html(analysis: DiscardAnalysis) -> str:
         f"{d}{' ★' if c in analysis.best else ''}</td>" for c, d in order)
     discard = html.escape(pgettext("column", "Discard"))
     left = html.escape(_("Deadwood left"))
-    return (f"{STYLE}{DISCARDS_STYLE}<table class=\"bg-discards\"{_dir()}><tr><th>{discard}</th>{cards}</tr>"
-            f"<tr><th>{left}</th>{values}</tr></table>")
+    return (f"{STYLE}{DISCARDS_STYLE}<table class=\"bg-discards\"{_dir()}>"
+            f"<tr><th>{discard}</th>{cards}</tr><tr><th>{left}</th>{values}</tr></table>")
 
 
 def _readout(text: str, cls: str) -> str:
