@@ -47,12 +47,6 @@ STYLE = """<style>
 .bg-scoresheet,.bg-cut,.bg-discards{border-collapse:collapse;font:1em system-ui,sans-serif}
 .bg-scoresheet td,.bg-scoresheet th{border:1px solid #bbb;padding:.2em .6em;text-align:center}
 .bg-scoresheet .bg-total td{font-weight:bold;border-top:2px solid #333}
-.bg-discards th{text-align:start;font-weight:600;padding:.1em .5em .1em 0;white-space:nowrap}
-.bg-discards td{padding:.1em .15em;text-align:center}
-.bg-discards .bg-card{font-size:.8em;box-shadow:none}
-.bg-discards td.bg-best-discard .bg-card{border:2px solid #f9a825}
-.bg-discards td.bg-readout{font-size:.95em;margin:0}
-.bg-stage-label{font-weight:600;margin:.5em 0 .1em}
 </style>"""
 
 
@@ -125,6 +119,16 @@ def layoff_html(result: LayoffResult) -> str:
     )
 
 
+#: The compact table of discards (kept out of STYLE, which every stored view embeds).
+DISCARDS_STYLE = """<style>
+.bg-discards th{text-align:start;font-weight:600;padding:.1em .5em .1em 0;white-space:nowrap}
+.bg-discards td{padding:.1em .15em;text-align:center}
+.bg-discards .bg-card{font-size:.8em;box-shadow:none}
+.bg-discards td.bg-best-discard .bg-card{border:2px solid #f9a825}
+.bg-discards td.bg-readout{font-size:.95em;margin:0}
+</style>"""
+
+
 def discard_analysis_html(analysis: DiscardAnalysis) -> str:
     """Each discard with the deadwood it leaves, best first and the best ones starred: two
     compact rows (the discards as small cards, the deadwood under each)."""
@@ -137,8 +141,8 @@ def discard_analysis_html(analysis: DiscardAnalysis) -> str:
         f"{d}{' ★' if c in analysis.best else ''}</td>" for c, d in order)
     discard = html.escape(pgettext("column", "Discard"))
     left = html.escape(_("Deadwood left"))
-    return (f"{STYLE}<table class=\"bg-discards\"{_dir()}><tr><th>{discard}</th>{cards}</tr>"
-            f"<tr><th>{left}</th>{values}</tr></table>")
+    return (f"{STYLE}{DISCARDS_STYLE}<table class=\"bg-discards\"{_dir()}>"
+            f"<tr><th>{discard}</th>{cards}</tr><tr><th>{left}</th>{values}</tr></table>")
 
 
 def _readout(text: str, cls: str) -> str:

@@ -266,6 +266,14 @@ def test_revealed_table_is_two_compact_rows_not_a_row_per_card():
     assert shown == [repr(c) for c, _d in order]
 
 
+def test_the_knock_trainer_states_the_deadwood_left_once():
+    trainer = KnockTrainer("2H 3H 4H 7S 7D 7C 9C 9D 9S 5C KD")
+    trainer.card_button("KD").click()
+    assert "deadwood left 5" in trainer.deadwood_readout.value
+    assert "bg-deadwood-value" not in trainer.layout_readout.value
+    assert 'data-card="5C"' in trainer.layout_readout.value          # the 5♣ is still shown
+
+
 def every_widget():
     return [DealWidget(seed=3), MeldExplorer("7H 7S 7D"), KnockTrainer(seed=1),
             ScoringWidget.from_cards(KNOCKER, DEFENDER), GameTable(seed=2, chart=False)]

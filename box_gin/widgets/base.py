@@ -36,13 +36,16 @@ WIDGET_STYLE = """<style>
 .jupyter-widgets.widget-button.bg-card-button.bg-best{border:3px solid #f9a825}
 .jupyter-widgets.widget-button.bg-card-button.bg-forbidden{opacity:.5}
 .jupyter-widgets.widget-button.bg-card-button:disabled{opacity:.6;cursor:default}
-.bg-widget .bg-button-row{flex-wrap:wrap;gap:6px;margin:4px 0;overflow:visible}
+.bg-widget .bg-button-row{flex-wrap:wrap;align-items:center;gap:6px;margin:4px 0;
+ overflow:visible}
 .jupyter-widgets.widget-button.bg-btn{box-sizing:border-box;flex:0 0 auto;align-self:flex-start;
  width:auto;min-width:8em;max-width:20em;height:2.4em;margin:0;padding:0 1em;
  font:500 1em/1 system-ui,sans-serif;border:1px solid #8a94a6;border-radius:.4em;
  background:#f3f5f8;color:#1b2330}
 .jupyter-widgets.widget-button.bg-btn:hover:enabled{background:#e3e8ef}
 .jupyter-widgets.widget-button.bg-btn:disabled{opacity:.5;cursor:default}
+.bg-widget .bg-stage-label{font-weight:600;margin:.5em 0 .1em}
+.bg-widget .bg-upcard,.bg-widget .bg-stock{display:flex;align-items:center;gap:.4em}
 .bg-widget .bg-error{display:inline-block;color:#a4161a;background:#fdecea;
  border-left:4px solid #c62828;padding:.35em .6em;border-radius:.25em}
 </style>"""

@@ -184,7 +184,9 @@ class KnockTrainer(BoxGinWidget):
             verdict += " " + _("A better discard leaves {best}.").format(
                 best=analysis.least_deadwood)
         self.verdict_readout.value = text_html(verdict, "bg-verdict-text " + css)
-        self.layout_readout.value = arrangement_html(analysis.arrangement_after(card))
+        # the deadwood left is the line above; the frames show which cards it is
+        self.layout_readout.value = arrangement_html(analysis.arrangement_after(card),
+                                                     value=False)
 
     def static_html(self) -> str:
         """The cards, the choice and (if revealed) the best, as plain HTML."""
