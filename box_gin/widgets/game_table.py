@@ -66,6 +66,7 @@ TABLE_STYLE = """<style>
 .jupyter-widgets.widget-button.bg-card-button{position:relative}
 .bg-game-table .bg-watching .bg-card-row{opacity:.95}
 .bg-game-table .bg-result .bg-with-layoffs{border-color:#f9a825}
+.bg-game-table .bg-breakdown{font-weight:normal;opacity:.85}
 </style>"""
 
 
