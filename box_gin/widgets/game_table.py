@@ -67,6 +67,7 @@ TABLE_STYLE = """<style>
 .bg-game-table .bg-watching .bg-card-row{opacity:.95}
 .bg-game-table .bg-result .bg-with-layoffs{border-color:#f9a825}
 .bg-game-table .bg-breakdown{font-weight:normal;opacity:.85}
+.bg-game-table.bg-rtl .bg-my-hand{justify-content:flex-end}
 </style>"""
 
 
