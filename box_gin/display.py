@@ -40,7 +40,6 @@ STYLE = """<style>
 .bg-readout{font:1.05em system-ui,sans-serif;margin:.3em 0}
 .bg-score{font-weight:bold}
 .bg-layoff{background:#fff8e1;border-color:#f9a825}
-.bg-breakdown{font-weight:normal;opacity:.85}
 .bg-back{background:repeating-linear-gradient(45deg,#1f4e79,#1f4e79 4px,#2e75b6 4px,#2e75b6 8px);
  width:1.6em}
 .bg-role{padding:0 .3em}

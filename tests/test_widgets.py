@@ -727,3 +727,15 @@ def test_execute_tool_round_trip(tmp_path: Path):
     assert data["text/plain"] == "<DealWidget>" and "bg-card" in data["text/html"]
     assert "application/vnd.jupyter.widget-view+json" not in data
     assert all("execution" not in c.metadata for c in done.cells)
+
+
+def test_a_player_named_you_is_not_called_you_you():
+    from box_gin.display import roles_html
+
+    roles = {Role.BOX: "You", Role.CAPTAIN: "Ada", Role.SITTER: "Ben"}
+    line = roles_html(roles, human="You")
+    assert "You (you)" not in line and "</b> You</span>" in line
+    assert "Ada (you)" in roles_html(roles, human="Ada")
+    set_language("fr")
+    vous = {Role.BOX: "Vous", Role.CAPTAIN: "Ada", Role.SITTER: "Ben"}
+    assert "Vous (vous)" not in roles_html(vous, human="Vous")

@@ -66,6 +66,8 @@ TABLE_STYLE = """<style>
 .jupyter-widgets.widget-button.bg-card-button{position:relative}
 .bg-game-table .bg-watching .bg-card-row{opacity:.95}
 .bg-game-table .bg-result .bg-with-layoffs{border-color:#f9a825}
+.bg-game-table .bg-breakdown{font-weight:normal;opacity:.85}
+.bg-game-table.bg-rtl .bg-my-hand{justify-content:flex-end}
 </style>"""
 
 
@@ -441,7 +443,8 @@ class GameTable(BoxGinWidget):
                 ok = action in legal
             self.buttons[key].disabled = not ok
         self.buttons["advice"].disabled = not (self.my_turn and self.role is Role.CAPTAIN)
-        sitter = self.showing is None and self.role is Role.SITTER
+        roles = match.history[-1].roles if self.showing is not None else match.roles
+        sitter = roles[Role.SITTER] == self.human        # your seat in the hand on the table
         self.buttons["advice"].layout.display = "none" if sitter else None
         self.buttons["no advice"].layout.display = None if sitter else "none"
         self.buttons["no advice"].disabled = not self.advising

@@ -80,3 +80,39 @@ def test_serves_the_app_and_stops_with_its_kernels_on_ctrl_c() -> None:
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
+
+
+def test_the_server_speaks_the_language_it_is_given(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from box_gin.catalogs import read
+    from box_gin.i18n import get_language, set_language
+
+    before = get_language()
+    try:
+        assert main(["--lang", "fr", "--no-browser",
+                     "--notebook", str(tmp_path / "none.ipynb")]) == 2
+        message = read("fr").get("No app notebook at {path}: run this from a box-gin "
+                                 "checkout.")
+        assert message is not None and message.string
+        french = str(message.string).split("{path}")[0]
+        assert capsys.readouterr().err.startswith(french)
+    finally:
+        set_language(before)
+
+
+def test_the_presets_have_names_in_every_language() -> None:
+    from box_gin.i18n import LANGUAGES, get_language, set_language
+    from box_gin.tools.play import preset_names
+
+    before = get_language()
+    try:
+        for lang in LANGUAGES:
+            set_language(lang)
+            names = preset_names()
+            assert set(names) == set(PRESETS)
+            assert len(set(names.values())) == len(PRESETS)
+            if lang == "he":
+                assert all(any("\u0590" <= ch <= "\u05ff" for ch in n)
+                           for n in names.values())
+    finally:
+        set_language(before)
