@@ -48,7 +48,7 @@ from ..i18n import LANGUAGES, RTL_LANGUAGES
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = Path("notebooks") / "locale"
 #: The marker that makes the string literals of a code line translatable; ``# i18n: chart``
-#: also marks text that matplotlib draws (it knows no right to left, see visual_order).
+#: also marks text that matplotlib draws (a note for the translator).
 MARKER = re.compile(r"[ \t]*#\s*i18n(?::\s*(chart))?[ \t]*$")
 STABLE_DATE = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
 #: Comments that are instructions to tools, never prose.
@@ -399,9 +399,6 @@ def _markdown(source: str, units: list[Unit], table: dict[str, str], lang: str) 
     return text
 
 
-VISUAL = "from box_gin.widgets.game_table import visual_order\n\n"
-
-
 def _code(source: str, units: list[Unit], table: dict[str, str], lang: str) -> str:
     lines = source.split("\n")
     # right to left, bottom to top, so earlier positions stay valid
@@ -414,15 +411,10 @@ def _code(source: str, units: list[Unit], table: dict[str, str], lang: str) -> s
                 text = "\n".join(p if n == 0 else unit.indent + p if p else p
                                  for n, p in enumerate(text.split("\n")))
             new = unit.quote + text + unit.quote[len(unit.quote.rstrip("\"'")):]
-            if unit.kind == "chart" and lang in RTL_LANGUAGES:
-                new = f"visual_order({new})"
         head = lines[unit.first][: unit.col]
         tail = lines[unit.last][unit.end_col:]
         lines[unit.first: unit.last + 1] = (head + new + tail).split("\n")
-    out = "\n".join(MARKER.sub("", line) for line in lines)
-    if lang in RTL_LANGUAGES and any(u.kind == "chart" for u in units):
-        out = VISUAL + out
-    return out
+    return "\n".join(MARKER.sub("", line) for line in lines)
 
 
 def _with_language(source: str, lang: str) -> str:
