@@ -60,10 +60,11 @@ def measure(runs: int = 3) -> list[tuple[str, int, float]]:
 
 def section(rows: list[tuple[str, int, float]]) -> str:
     worst = max(t for _n, _c, t in rows)
-    lines = [
+    lines: list[str] = [
         HEADING, "",
         f"`python benchmarks/check_speed.py` on CPython {platform.python_version()}, "
-        f"{os.cpu_count()} CPU(s). `check(fn)` of the solution notebooks' answer to each kata, "
+        f"{os.cpu_count()} CPU(s), load average {os.getloadavg()[0]:.1f} at the end. "
+        "`check(fn)` of the solution notebooks' answer to each kata, "
         "in-process: the public tests, the grader's fixed hidden cases, fresh draws from a new "
         "seed, then the search. Worst of 3 runs; target: at most "
         f"{TARGET:g} s per kata.", "",

@@ -50,6 +50,9 @@ ALLOWED_MODULES = frozenset({"box_gin", "box_gin.cards", "box_gin.display", "box
 #: Random inputs tried by ``check`` after the public tests, and its time allowance.
 SEARCH_EXAMPLES = 100
 SEARCH_SECONDS = 1.5
+#: The time a correct answer's whole check aims to stay within: the search gets what
+#: the public, fixed and fresh cases left of it (at least 0.2 s).
+CHECK_SECONDS = 1.5
 
 
 # -- running the learner's function in the kernel ------------------------------------
@@ -226,6 +229,7 @@ def run_check(fn: Callable[..., Any], kata: Kata, *, examples: int = SEARCH_EXAM
     public tests, the checker's fixed hidden tests, fresh ones drawn from the same
     generators (from ``seed``, a new random one by default), then a search.  The
     simplest failure is shrunk and shown (marked public when a public test failed)."""
+    start = time.monotonic()
     uses = engine_uses(fn)
     if uses:
         return KataResult(kata, False, note=blocked_note(uses))
@@ -242,7 +246,8 @@ def run_check(fn: Callable[..., Any], kata: Kata, *, examples: int = SEARCH_EXAM
             first = replace(first, public=True)
         return KataResult(kata, False, len(public), len(cases) - len(public), False,
                           shrink_failure(kata, first, oracle))
-    tried, failure = search(kata, oracle, examples)
+    left = max(0.2, CHECK_SECONDS - (time.monotonic() - start))
+    tried, failure = search(kata, oracle, examples, min(SEARCH_SECONDS, left))
     if failure is not None:
         failure = shrink_failure(kata, failure, oracle)
         return KataResult(kata, False, len(public), len(cases) - len(public) + tried, False,
