@@ -132,7 +132,7 @@ def test_check_finds_a_small_counterexample_for_greedy_runs():
     shown = check(best_melds)
     assert isinstance(shown, CheckResult) and not shown.passed
     text = repr(shown)
-    assert "Traceback" not in text and "hint:" in text and "hidden tests" in text
+    assert "Traceback" not in text and "hint:" in text and "why:" in text
     failure = shown.result.failure
     assert failure is not None and len(failure.args[0]) <= 6
     assert 'class="bg-card' in shown._repr_html_()
@@ -151,7 +151,8 @@ def test_check_search_shrinks_a_failure_beyond_the_public_tests():
 
 def test_check_passes_and_says_how_many_hidden_tests():
     text = repr(check(SOLUTIONS["score_hand"]))
-    assert text.startswith("✔ score_hand") and "The checker adds 100 hidden tests." in text
+    assert text.startswith("✔ score_hand")
+    assert "the checker's 100 hidden tests and 50 fresh ones" in text
 
 
 def test_check_by_name_and_unknown_names():

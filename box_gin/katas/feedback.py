@@ -35,7 +35,6 @@ from .core import (
     call_text,
     expected_text,
     fmt,
-    hidden_count_text,
     judge_cases,
     outcome_text,
     problem,
@@ -276,13 +275,14 @@ def feedback_text(result: KataResult) -> str:
                             "✔ {name}: passed {public} public and {more} hidden tests.",
                             result.more_tests).format(
                 name=kata.name, public=result.public_tests, more=result.more_tests)
-        head = ngettext(
-            "✔ {name}: passed {public} public test, and a search of random inputs found no "
-            "counterexample.",
-            "✔ {name}: passed {public} public tests, and a search of random inputs found no "
-            "counterexample.", result.public_tests).format(
-            name=kata.name, public=result.public_tests)
-        return f"{head} {hidden_count_text(kata)}"
+        # TRANSLATORS: {hidden} is the number of the checker's hidden tests (100).
+        return ngettext(
+            "✔ {name}: passed {public} public test, the checker's {hidden} hidden tests and "
+            "{fresh} fresh ones; a search of random inputs found no counterexample either.",
+            "✔ {name}: passed {public} public tests, the checker's {hidden} hidden tests and "
+            "{fresh} fresh ones; a search of random inputs found no counterexample either.",
+            result.public_tests).format(name=kata.name, public=result.public_tests,
+                                        hidden=kata.hidden_count, fresh=kata.fresh_count)
     lines = [_("✘ {name}: not passed.").format(name=kata.name)]
     if result.note:
         lines.append("  " + result.note)
@@ -297,8 +297,6 @@ def feedback_text(result: KataResult) -> str:
             value=expected_text(kata, f.args, f.expected)))
         lines.append("  " + _("why: {reason}").format(reason=f.problem))
         lines.append("  " + _("hint: {hint}").format(hint=kata.hint()))
-    if not result.hidden:
-        lines.append("  " + hidden_count_text(kata))
     return "\n".join(lines)
 
 
@@ -385,8 +383,6 @@ def feedback_html(result: KataResult) -> str:
         rows.append("<table>" + "".join(
             f"<tr><th style=\"text-align:start\">{html.escape(k)}</th><td style=\"text-align:"
             f"start\">{v}</td></tr>" for k, v in table) + "</table>")
-    if not result.hidden:
-        rows.append(f"<p>{html.escape(hidden_count_text(kata))}</p>")
     return f'{STYLE}<div class="bg-check"{direction}>{head}{"".join(rows)}</div>'
 
 
