@@ -18,14 +18,18 @@ from box_gin.katas.feedback import run_check
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "tests" / "submissions"
-WRONG = sorted(p for p in SUBMISSIONS.glob("*.py") if p.name != "conftest.py")
+#: The wrong submissions: at the top level those with a counterexample of at most 6
+#: cards; in big/ those whose smallest counterexample needs more.
+BIG = sorted((SUBMISSIONS / "big").glob("*.py"))
+WRONG = sorted(p for p in SUBMISSIONS.glob("*.py") if p.name != "conftest.py") + BIG
 RIGHT = sorted((SUBMISSIONS / "right").glob("*.py"))
 CARD = re.compile(r"\b(?:[A2-9TJQK])[CDHS]\b")
-#: Bugs whose smallest counterexample has more than 6 cards: the most shown.  Each needs
-#: two knocker melds, or a knocker meld beside a defender's set and a card more.
+#: Bugs whose smallest counterexample has more than 6 cards, and the most shown: two
+#: knocker melds and a card; a knocker run, the defender's four-card set and a card
+#: chained after it; a set and a run meeting at one rank, and a card chained after it;
+#: a run-first greedy search, wrong only when a run and two sets compete.
 NEEDS_MORE = {"lay_off_first_meld_only": 7, "lay_off_melds_first": 8,
-              "lay_off_set_before_run": 8, "best_discards_greedy_runs": 8,
-              "is_gin_king_ace": 7, "can_knock_faces_by_rank": 11}
+              "lay_off_set_before_run": 8, "best_discards_greedy_runs": 8}
 
 
 def listed(path: Path, name: str) -> list[str]:
@@ -42,12 +46,35 @@ def functions(path: Path) -> dict[str, Any]:
     return {k.name: ns[k.name] for k in KATAS if callable(ns.get(k.name))}
 
 
+def _grade(out: Path, *extra: str) -> dict[str, Any]:
+    files = [str(p) for p in WRONG + RIGHT]
+    assert main(["check", *files, "--json", str(out), "-q", "-j", "2", "--no-cache",
+                 *extra]) == 0
+    return {r["student"]: r for r in json.loads(out.read_text())}
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    out = tmp_path_factory.mktemp("verdicts") / "grades.json"
-    files = [str(p) for p in WRONG + RIGHT]
-    assert main(["check", *files, "--json", str(out), "-q", "-j", "2"]) == 0
-    return {r["student"]: r for r in json.loads(out.read_text())}
+    folder = tmp_path_factory.mktemp("verdicts")
+    first = _grade(folder / "grades.json")
+    if _seeded():  # a second run from another secret seed gives the same verdicts
+        second = _grade(folder / "again.json", "--seed", "7")
+        for student, result in first.items():
+            for name, entry in result["katas"].items():
+                assert entry["passed"] == second[student]["katas"][name]["passed"], (
+                    student, name)
+    return first
+
+
+def _seeded() -> bool:
+    """Whether ``box-gin check`` takes ``--seed`` (the run's secret seed)."""
+    import contextlib
+    import io
+
+    text = io.StringIO()
+    with contextlib.suppress(SystemExit), contextlib.redirect_stdout(text):
+        main(["check", "--help"])
+    return "--seed" in text.getvalue()
 
 
 def grader_size(entry: dict[str, Any]) -> int:
@@ -66,6 +93,7 @@ def test_the_collection_is_large_and_covers_every_kata():
         for name in listed(path, "BREAKS"):
             per_kata[name] += 1
     assert len(WRONG) >= 90
+    assert {p.stem for p in BIG} == set(NEEDS_MORE)
     assert min(per_kata.values()) >= 3, per_kata
     assert all(per_kata[k] >= 10 for k in ("best_melds", "best_discards", "lay_off"))
     assert len(RIGHT) >= 6
@@ -94,7 +122,7 @@ def test_a_wrong_submission_gets_the_same_verdict_both_ways(path, graded):
         cards = len(CARD.findall(repr(failure.args)))
         assert cards <= bound, result.feedback()
         if cards:
-            assert grader_size(grade) <= max(bound, 6) or kata.size(failure.args) == 0, grade
+            assert grader_size(grade) <= bound, grade["feedback"]
 
 
 @pytest.mark.parametrize("path", RIGHT, ids=lambda p: p.stem)

@@ -323,6 +323,8 @@ def shrink_key(kata: Kata, args: Args) -> tuple[int, tuple[int, int, int]]:
 
 #: Candidates tried at most in one round of shrinking.
 SHRINK_BATCH = 120
+#: How many times a stuck shrink starts again from small fresh inputs.
+RESTARTS = 3
 
 
 def shrink_failure(kata: Kata, failure: Failure, oracle: Oracle, *, rounds: int = 40
@@ -334,7 +336,7 @@ def shrink_failure(kata: Kata, failure: Failure, oracle: Oracle, *, rounds: int 
     public test stays marked public (its input is then the smallest found from it)."""
     best = failure
     rejected = isinstance(failure.expected, Raised)
-    restarted = False
+    restarts = 0
     for _round in range(rounds):
         key = shrink_key(kata, best.args)
         seen: set[str] = set()
@@ -344,13 +346,12 @@ def shrink_failure(kata: Kata, failure: Failure, oracle: Oracle, *, rounds: int 
             if text not in seen and shrink_key(kata, c) < key:
                 seen.add(text)
                 candidates.append(c)
-        if not candidates and not restarted:
-            candidates, restarted = _small_cases(kata, key), True
         smaller = _simplest_failing(kata, candidates, oracle, rejected)
-        if smaller is None and not restarted:
-            # Stuck where every step alone passes: try small fresh inputs, once.
-            restarted = True
-            smaller = _simplest_failing(kata, _small_cases(kata, key), oracle, rejected)
+        while smaller is None and restarts < RESTARTS:
+            # Stuck where every step alone passes: try small fresh inputs instead.
+            restarts += 1
+            smaller = _simplest_failing(kata, _small_cases(kata, key, restarts), oracle,
+                                        rejected)
         if smaller is None:
             break
         best = Failure(smaller.args, smaller.outcome, smaller.expected, smaller.problem,
@@ -358,9 +359,10 @@ def shrink_failure(kata: Kata, failure: Failure, oracle: Oracle, *, rounds: int 
     return best
 
 
-def _small_cases(kata: Kata, key: tuple[int, tuple[int, int, int]]) -> list[Args]:
+def _small_cases(kata: Kata, key: tuple[int, tuple[int, int, int]], seed: int
+                 ) -> list[Args]:
     """Generated inputs simpler than ``key``, a few of each size, smallest first."""
-    cases = [c for c in kata.random_cases(400, seed=11) if shrink_key(kata, c) < key]
+    cases = [c for c in kata.random_cases(400, seed=10 + seed) if shrink_key(kata, c) < key]
     per_size: dict[int, int] = {}
     out = []
     for c in sorted(cases, key=lambda c: shrink_key(kata, c)):

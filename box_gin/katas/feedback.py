@@ -35,7 +35,6 @@ from .core import (
     call_text,
     expected_text,
     fmt,
-    hidden_count_text,
     judge_cases,
     outcome_text,
     problem,
@@ -50,6 +49,9 @@ ALLOWED_MODULES = frozenset({"box_gin", "box_gin.cards", "box_gin.display", "box
 #: Random inputs tried by ``check`` after the public tests, and its time allowance.
 SEARCH_EXAMPLES = 100
 SEARCH_SECONDS = 1.5
+#: The time a correct answer's whole check aims to stay within: the search gets what
+#: the public, fixed and fresh cases left of it (at least 0.2 s).
+CHECK_SECONDS = 1.5
 
 
 # -- running the learner's function in the kernel ------------------------------------
@@ -226,6 +228,7 @@ def run_check(fn: Callable[..., Any], kata: Kata, *, examples: int = SEARCH_EXAM
     public tests, the checker's fixed hidden tests, fresh ones drawn from the same
     generators (from ``seed``, a new random one by default), then a search.  The
     simplest failure is shrunk and shown (marked public when a public test failed)."""
+    start = time.monotonic()
     uses = engine_uses(fn)
     if uses:
         return KataResult(kata, False, note=blocked_note(uses))
@@ -242,7 +245,8 @@ def run_check(fn: Callable[..., Any], kata: Kata, *, examples: int = SEARCH_EXAM
             first = replace(first, public=True)
         return KataResult(kata, False, len(public), len(cases) - len(public), False,
                           shrink_failure(kata, first, oracle))
-    tried, failure = search(kata, oracle, examples)
+    left = max(0.2, CHECK_SECONDS - (time.monotonic() - start))
+    tried, failure = search(kata, oracle, examples, min(SEARCH_SECONDS, left))
     if failure is not None:
         failure = shrink_failure(kata, failure, oracle)
         return KataResult(kata, False, len(public), len(cases) - len(public) + tried, False,
@@ -271,13 +275,14 @@ def feedback_text(result: KataResult) -> str:
                             "✔ {name}: passed {public} public and {more} hidden tests.",
                             result.more_tests).format(
                 name=kata.name, public=result.public_tests, more=result.more_tests)
-        head = ngettext(
-            "✔ {name}: passed {public} public test, and a search of random inputs found no "
-            "counterexample.",
-            "✔ {name}: passed {public} public tests, and a search of random inputs found no "
-            "counterexample.", result.public_tests).format(
-            name=kata.name, public=result.public_tests)
-        return f"{head} {hidden_count_text(kata)}"
+        # TRANSLATORS: {hidden} is the number of the checker's hidden tests (100).
+        return ngettext(
+            "✔ {name}: passed {public} public test, the checker's {hidden} hidden tests and "
+            "{fresh} fresh ones; a search of random inputs found no counterexample either.",
+            "✔ {name}: passed {public} public tests, the checker's {hidden} hidden tests and "
+            "{fresh} fresh ones; a search of random inputs found no counterexample either.",
+            result.public_tests).format(name=kata.name, public=result.public_tests,
+                                        hidden=kata.hidden_count, fresh=kata.fresh_count)
     lines = [_("✘ {name}: not passed.").format(name=kata.name)]
     if result.note:
         lines.append("  " + result.note)
@@ -292,8 +297,6 @@ def feedback_text(result: KataResult) -> str:
             value=expected_text(kata, f.args, f.expected)))
         lines.append("  " + _("why: {reason}").format(reason=f.problem))
         lines.append("  " + _("hint: {hint}").format(hint=kata.hint()))
-    if not result.hidden:
-        lines.append("  " + hidden_count_text(kata))
     return "\n".join(lines)
 
 
@@ -380,8 +383,6 @@ def feedback_html(result: KataResult) -> str:
         rows.append("<table>" + "".join(
             f"<tr><th style=\"text-align:start\">{html.escape(k)}</th><td style=\"text-align:"
             f"start\">{v}</td></tr>" for k, v in table) + "</table>")
-    if not result.hidden:
-        rows.append(f"<p>{html.escape(hidden_count_text(kata))}</p>")
     return f'{STYLE}<div class="bg-check"{direction}>{head}{"".join(rows)}</div>'
 
 

@@ -558,7 +558,17 @@ def _judge_best_melds(args: Args, expected: Any, got: Any) -> str | None:
 def _gen_knock(d: Draw) -> Args:
     # Corners: hands close to gin (melds and strays), runs and sets competing for cards,
     # the best discard inside a meld (the end of a four-card run), limits below 10.
-    mode = d.integer(0, 2)
+    # A few cards of tens and faces (all worth 10): the limit decides.  A four-card set
+    # beside a few strays: all four cards count as melded.
+    mode = d.integer(0, 4)
+    if mode == 4:
+        rank = d.integer(1, 13)
+        strays = [c for c in any_cards(d, 1, 5) if c.rank != rank]
+        return (d.permutation([*(CARDS[(s, rank)] for s in Suit), *strays]),
+                d.choice((10, 10, d.integer(0, 10))))
+    if mode == 3:
+        pool = [CARDS[(s, r)] for r in (10, 11, 12, 13) for s in Suit]
+        return (d.subset(pool, 2, 4), d.choice((10, 10, d.integer(0, 10))))
     cards = (meldy_cards(d, 2, 11) if mode == 0 else any_cards(d, 2, 11) if mode == 1
              else _gen_meld_hand(d, 11))
     limit = d.choice((10, 10, 10, d.integer(0, 10)))
@@ -607,7 +617,12 @@ def _judge_is_gin(args: Args, expected: Any, got: Any) -> str | None:
 
 
 def _gen_discards(d: Draw) -> Args:
-    return (_gen_knock(d)[0],)
+    # The knocking hands, and as often hands where runs and sets compete for cards.
+    if d.boolean():
+        return (_gen_knock(d)[0],)
+    cards = _gen_meld_hand(d, 11)
+    rest = [c for c in full_deck() if c not in cards]
+    return (cards + d.subset(rest, max(0, 2 - len(cards)), max(0, 2 - len(cards))),)
 
 
 def _best_discards_reference(cards: list[Card]) -> list[Card]:

@@ -1,0 +1,104 @@
+"""Speed of the notebook's ``check``: a correct answer to each kata, judged in-process.
+
+    python benchmarks/check_speed.py            # print the table
+    python benchmarks/check_speed.py --write    # also replace "check() speed" in README.md
+
+Each kata's answer is the function of the solution notebooks.  ``check`` runs what the
+grader runs (the public tests, the fixed hidden cases, fresh draws from a new seed) and
+then a search of random inputs; a correct answer goes through all of it.  The target is
+2 s per kata on the 2-core development machine; the time is the worst of 3 runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from box_gin.katas import KATAS
+from box_gin.katas.feedback import run_check
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "benchmarks" / "README.md"
+HEADING = "## check() speed"
+TARGET = 2.0
+
+
+def solutions() -> dict[str, Any]:
+    """Every function of the solution notebooks, as a learner's kernel holds them."""
+    ns: dict[str, Any] = {}
+    for path in sorted((ROOT / "solutions").glob("*.ipynb")):
+        for cell in json.loads(path.read_text())["cells"]:
+            src = "".join(cell["source"])
+            if cell["cell_type"] == "code" and not src.startswith("check("):
+                exec(compile(src, str(path), "exec"), ns)
+    return ns
+
+
+def measure(runs: int = 3) -> list[tuple[str, int, float]]:
+    """(kata, inputs judged, worst seconds of ``runs``) for each kata."""
+    ns = solutions()
+    rows = []
+    for kata in KATAS:
+        times, tried = [], 0
+        for _run in range(runs):
+            start = time.perf_counter()
+            result = run_check(ns[kata.name], kata)
+            times.append(time.perf_counter() - start)
+            if not result.passed:
+                raise SystemExit(f"the solution of {kata.name} does not pass:\n"
+                                 f"{result.feedback()}")
+            tried = result.public_tests + result.more_tests
+        rows.append((kata.name, tried, max(times)))
+    return rows
+
+
+def section(rows: list[tuple[str, int, float]]) -> str:
+    worst = max(t for _n, _c, t in rows)
+    lines: list[str] = [
+        HEADING, "",
+        f"`python benchmarks/check_speed.py` on CPython {platform.python_version()}, "
+        f"{os.cpu_count()} CPU(s), load average {os.getloadavg()[0]:.1f} at the end. "
+        "`check(fn)` of the solution notebooks' answer to each kata, "
+        "in-process: the public tests, the grader's fixed hidden cases, fresh draws from a new "
+        "seed, then the search. Worst of 3 runs; target: at most "
+        f"{TARGET:g} s per kata.", "",
+        "| kata | inputs judged | seconds |", "|---|---:|---:|",
+    ]
+    lines += [f"| {name} | {count} | {sec:.2f} |" for name, count, sec in rows]
+    verdict = "met" if worst <= TARGET else "missed"
+    lines += ["", f"Slowest kata: {worst:.2f} s, target {TARGET:g} s: {verdict}.", ""]
+    return "\n".join(lines)
+
+
+def write_section(text: str, readme: Path = README) -> None:
+    """Replace the section in the README (or add it before the nbval section)."""
+    old = readme.read_text()
+    pattern = re.compile(rf"^{re.escape(HEADING)}\n.*?(?=^## |\Z)", re.S | re.M)
+    if pattern.search(old):
+        new = pattern.sub(lambda m: text + "\n", old)
+    else:
+        marker = "## Notebook execution time"
+        new = old.replace(marker, text + "\n" + marker) if marker in old else \
+            old.rstrip() + "\n\n" + text
+    readme.write_text(new)
+
+
+def main() -> None:
+    """Measure, print, and with --write update the README."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true")
+    args = parser.parse_args()
+    text = section(measure())
+    print(text)
+    if args.write:
+        write_section(text)
+
+
+if __name__ == "__main__":
+    main()
