@@ -264,7 +264,7 @@ def _grade_kata(child: Child, kata: Kata, request: int, blocked: list[str],
     note = blocked_note(sorted(set(blocked))) if blocked else None
     if not failures:
         return KataResult(kata, True, n_public, len(cases) - n_public, True)
-    first: Failure = min(failures, key=lambda f: (not f.public, kata.size(f.args)))
+    first: Failure = min(failures, key=lambda f: (kata.size(f.args), not f.public))
     if not first.public:
         counter = [request * 1000]
 
