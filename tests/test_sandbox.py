@@ -148,6 +148,21 @@ def test_the_grader_is_not_dumpable():
     assert done.stdout.strip() == "0"
 
 
+def _child_folders() -> set[str]:
+    return {p.name for p in Path(tempfile.gettempdir()).glob("box-gin-child-*")}
+
+
+def test_no_private_folder_is_left_when_an_interpreter_cannot_start():
+    before = _child_folders()
+    box = open_sandbox("uid" if os.geteuid() == 0 else "none")  # the modes with a folder
+    try:
+        with pytest.raises(OSError):
+            box.spawn(None, ["-c", "pass"], Limits(), (), "/nonexistent/python3")
+    finally:
+        box.close()
+    assert _child_folders() <= before
+
+
 def test_the_staged_copy_is_read_only_and_holds_no_engine():
     box = open_sandbox("auto")
     try:

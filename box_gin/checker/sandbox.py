@@ -221,10 +221,15 @@ class Sandbox:
             cwd = folder
             env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": folder,
                    "TMPDIR": folder}
-        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, cwd=cwd, env=env,
-                                pass_fds=pass_fds, close_fds=True, start_new_session=True,
-                                **kwargs)
+        try:
+            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL, cwd=cwd, env=env,
+                                    pass_fds=pass_fds, close_fds=True,
+                                    start_new_session=True, **kwargs)
+        except BaseException:
+            if folder is not None:
+                _remove_tree(folder)
+            raise
         return proc, folder
 
     def sweep(self, uid: int | None) -> None:
