@@ -62,7 +62,7 @@ def measure(students: int = 100, jobs: int = 2, repeats: int = 3) -> dict[str, f
         whole = _check([klass], jobs)
         executed = min(_nbconvert(one) for _ in range(max(1, repeats - 1)))
     return {"single": single, "class": whole, "nbconvert": executed,
-            "students": students, "jobs": jobs}
+            "students": students, "jobs": jobs, "load": os.getloadavg()[2]}
 
 
 def isolation() -> str:
@@ -94,6 +94,10 @@ def table(m: dict[str, float]) -> str:
         f"{m['nbconvert'] * n / jobs:.1f} |",
         f"| … ratio: nbconvert for the class / `box-gin check` for the class | "
         f"{m['nbconvert'] * n / jobs / m['class']:.1f}x |",
+        "",
+        f"Load average (15 min) at the end of the run: {m.get('load', 0):.1f}. The target is "
+        "a ratio of at least 10x with the isolation in force; both sides are measured in "
+        "the same run, so a busy machine slows both.",
         "",
     ])
 

@@ -148,6 +148,20 @@ def test_the_grader_is_not_dumpable():
     assert done.stdout.strip() == "0"
 
 
+def test_no_private_folder_is_left_when_an_interpreter_cannot_start(tmp_path, monkeypatch):
+    box = open_sandbox("uid" if os.geteuid() == 0 else "none")  # the modes with a folder
+    try:
+        private = tmp_path / "tmp"
+        private.mkdir()
+        monkeypatch.setattr(tempfile, "tempdir", str(private))  # only this spawn's folders
+        with pytest.raises(OSError):
+            box.spawn(None, ["-c", "pass"], Limits(), (), "/nonexistent/python3")
+        assert list(private.iterdir()) == []
+    finally:
+        monkeypatch.undo()
+        box.close()
+
+
 def test_the_staged_copy_is_read_only_and_holds_no_engine():
     box = open_sandbox("auto")
     try:

@@ -70,6 +70,8 @@ def clean_text(value: object, limit: int = MAX_TEXT) -> str:
     """Text from a child made safe to print and store: valid UTF-8, no control characters
     but newlines and tabs (no terminal escapes), capped at ``limit`` characters."""
     text = value if isinstance(value, str) else str(type(value).__name__)
+    if len(text) <= limit and text.isascii() and text.isprintable():
+        return text  # the common case, checked in C
     if len(text) > limit:
         text = text[:limit] + "…"
     text = text.encode("utf-8", "replace").decode("utf-8", "replace")
@@ -130,6 +132,8 @@ class Run:
     katas: Sequence[Kata] = KATAS
     #: kata name -> (cases, their expected answers), computed before any child starts.
     cases: dict[str, tuple[list[Args], list[Any]]] = field(default_factory=dict)
+    #: kata name -> the cases as sent on the wire (encoded once for the whole class).
+    encoded: dict[str, list[Any]] = field(default_factory=dict)
 
     def prepare(self) -> None:
         """Draw every case and compute every expected answer, here, now."""
@@ -137,6 +141,7 @@ class Run:
             if kata.name not in self.cases:
                 cases = kata.graded_cases(self.seed)
                 self.cases[kata.name] = (cases, [kata.expected(a) for a in cases])
+                self.encoded[kata.name] = [_encode(a) for a in cases]
 
 
 def max_score(katas: Sequence[Kata] = KATAS) -> int:
@@ -254,7 +259,7 @@ def grade_file(path: Path, cells: list[tuple[str, str]], katas: Sequence[Kata], 
 def _grade_kata(child: Child, kata: Kata, request: int, blocked: list[str],
                 run: Run) -> KataResult:
     cases, expected = run.cases[kata.name]
-    answer = child.run(request, kata.name, list(kata.hide), [_encode(a) for a in cases])
+    answer = child.run(request, kata.name, list(kata.hide), run.encoded[kata.name])
     outcomes = [decode_outcome(o) for o in answer["outcomes"]]
     more = answer.get("blocked")
     if isinstance(more, list):
@@ -264,7 +269,7 @@ def _grade_kata(child: Child, kata: Kata, request: int, blocked: list[str],
     note = blocked_note(sorted(set(blocked))) if blocked else None
     if not failures:
         return KataResult(kata, True, n_public, len(cases) - n_public, True)
-    first: Failure = min(failures, key=lambda f: (not f.public, kata.size(f.args)))
+    first: Failure = min(failures, key=lambda f: (kata.size(f.args), not f.public))
     if not first.public:
         counter = [request * 1000]
 

@@ -105,7 +105,7 @@ def harden_grader() -> None:
 def _stage() -> Path:
     """A read-only copy of the modules the child may load, in a folder of its own."""
     top = Path(tempfile.mkdtemp(prefix="box-gin-sandbox-"))
-    os.chmod(top, 0o711)
+    os.chmod(top, 0o755)
     for name in STAGED:
         target = top / "box_gin" / name
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -221,10 +221,15 @@ class Sandbox:
             cwd = folder
             env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": folder,
                    "TMPDIR": folder}
-        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, cwd=cwd, env=env,
-                                pass_fds=pass_fds, close_fds=True, start_new_session=True,
-                                **kwargs)
+        try:
+            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL, cwd=cwd, env=env,
+                                    pass_fds=pass_fds, close_fds=True,
+                                    start_new_session=True, **kwargs)
+        except BaseException:
+            if folder is not None:
+                _remove_tree(folder)
+            raise
         return proc, folder
 
     def sweep(self, uid: int | None) -> None:
@@ -280,8 +285,10 @@ def uid_processes(uid: int) -> list[int]:
 def _probe(box: Sandbox, python: str) -> bool:
     uid = box.take_uid()
     try:
-        proc, folder = box.spawn(uid, ["-I", "-S", "-B", "-c", "import json, dataclasses, enum, "
-                                       "gettext, importlib.util"], Limits(), (), python)
+        # The staged modules must load on this interpreter, as the child will load them.
+        code = ("import sys; sys.path.insert(0, '{box}'); import json, importlib.util; "
+                "import box_gin.cards, box_gin.display, box_gin.checker.wire")
+        proc, folder = box.spawn(uid, ["-I", "-S", "-B", "-c", code], Limits(), (), python)
         try:
             proc.communicate(timeout=20)
         except subprocess.TimeoutExpired:
