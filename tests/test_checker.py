@@ -61,6 +61,10 @@ def test_solutions_score_full_marks_and_exercises_zero(tmp_path):
     assert table["exercises"]["total"] == "0"
     assert all(table["exercises"][k.name] == "0" for k in KATAS)
     assert all(table["solutions"][k.name] == str(k.points) for k in KATAS)
+    # The translated katas are graded too, each language folder a submission of its own.
+    for lang in ("fr", "he", "uk"):
+        assert table[f"solutions-{lang}"]["total"] == str(total), lang
+        assert table[f"exercises-{lang}"]["total"] == "0", lang
     result = json.loads((gradescope / "solutions" / "results.json").read_text())
     assert result["score"] == total and len(result["tests"]) == len(KATAS)
     assert {t["status"] for t in result["tests"]} == {"passed"}

@@ -3,7 +3,8 @@
 - A notebook or a ``.py`` file given by name is one student's submission (named after
   the file).
 - A folder of notebooks and ``.py`` files only is one student's submission (named after
-  the folder), like a copy of ``exercises/``.
+  the folder), like a copy of ``exercises/``.  Its language folders (``fr/``, ``he/``
+  ..., as ``exercises/`` has them) are one submission each, named ``exercises-fr``.
 - A folder with subfolders holds one submission per subfolder (a folder per student);
   files directly inside it are one submission each.
 - nbgrader's layout, ``submitted/<student>/<assignment>/``, is recognised, given either
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import BoxGinError
-from ..i18n import _
+from ..i18n import LANGUAGES, _
 
 SUFFIXES = (".ipynb", ".py")
 SKIP_DIRS = {".ipynb_checkpoints", "__pycache__", ".git", ".venv"}
@@ -104,6 +105,13 @@ def _code_files(folder: Path) -> tuple[list[Path], list[str]]:
     return sorted(out)[:MAX_FILES], skipped
 
 
+def _top_files(folder: Path) -> list[Path]:
+    """The code files lying directly in ``folder`` (no symlinks, no folders)."""
+    return [f for f in sorted(folder.iterdir())
+            if f.suffix in SUFFIXES and f.name != "conftest.py" and not f.name.startswith(".")
+            and not f.is_symlink() and not f.is_dir()]
+
+
 def _read_all(sub: Submission) -> Submission:
     kept = []
     for f in sub.files:
@@ -143,15 +151,21 @@ def find_submissions(paths: list[Path]) -> list[Submission]:
         root = path / "submitted" if (path / "submitted").is_dir() else path
         subdirs = sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink()
                          and p.name not in SKIP_DIRS and not p.name.startswith("."))
+        languages = [d for d in subdirs if d.name in LANGUAGES]
         if not subdirs:
             files, skipped = _code_files(path)
             if files:
                 add(path.name, files, skipped)
+        elif root == path and languages == subdirs and _top_files(root):
+            # A copy of solutions/ or exercises/ with its translations: the English
+            # notebooks are one submission, each language folder another.
+            add(path.name, _top_files(root))
+            for d in languages:
+                files, skipped = _code_files(d)
+                add(f"{path.name}-{d.name}", files, skipped)
         else:
-            for f in sorted(root.iterdir()):
-                if f.suffix in SUFFIXES and f.name != "conftest.py" and not f.name.startswith(
-                        ".") and not f.is_symlink() and not f.is_dir():
-                    add(f.stem, [f])
+            for f in _top_files(root):
+                add(f.stem, [f])
             for d in subdirs:
                 files, skipped = _code_files(d)
                 add(d.name, files, skipped)
