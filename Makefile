@@ -45,6 +45,7 @@ lint: $(VENV)/.stamp-test
 
 typecheck: $(VENV)/.stamp-test
 	$(BIN)/mypy --strict box_gin
+	$(BIN)/mypy --config-file tests/mypy.ini tests benchmarks
 
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 

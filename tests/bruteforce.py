@@ -214,4 +214,3 @@ def stacked_deck(captain: str, box: str, upcard: str, stock: str = "") -> tuple[
     return (*dealt, *up, *top, *rest)
 
 
-Dealer = Callable[..., Hand]

@@ -382,6 +382,7 @@ def test_random_illegal_actions_are_rejected_and_change_nothing() -> None:
                 accepted += 1
                 assert legal, f"seed {seed}: illegal {junk!r} accepted"
                 assert bf.conservation_problem(hand) is None
+                assert parsed is not None  # accepted, so it parsed
                 taken = _taken_after(parsed, top, taken)
                 if hand.is_over:
                     assert not result_problems(hand), (seed, result_problems(hand))
