@@ -5,8 +5,8 @@
     python benchmarks/run.py --write    # ... and rewrite the table in benchmarks/README.md
     python benchmarks/run.py --quick    # small sizes, a smoke run of a few seconds
 
-What it measures (every figure is the best of several repeats, on the same machine, in
-the same process, one engine after the other):
+What it measures (every figure is the best of several repeats of the process's CPU
+time, on the same machine, one engine after the other):
 
 1. 10-card hands: box-gin ``best_melds`` (the whole arrangement and its deadwood) and
    its value-only kernel ``min_deadwood_mask``; OpenSpiel's C++
@@ -26,10 +26,13 @@ the same process, one engine after the other):
    aces to sevens, is answered by all three engines and the answers must agree; any
    mismatch makes the script exit with status 1.
 
-box-gin's rows time its default, pure-Python path.  When the optional compiled extension
-is built (``box_gin.speedups.available()``), ``best_melds``, ``best_discards`` and complete
-hands are timed again in the same run with ``box_gin.speedups.use_compiled()``: rows and
-ratios marked "compiled (opt-in)"; their answers join the exactness check.
+box-gin's rows time its default path: the compiled kernels when the extension is built,
+pure Python otherwise (``box_gin.kernels.IMPLEMENTATION`` says which; the table too).
+When the default is compiled, the same box-gin workloads are timed again on the pure
+path, in a child process started with ``BOX_GIN_PURE=1``, on the same hands; the rows
+say "pure Python", and the child's answers must be the default path's, to the last card.
+
+Each peer engine has its adapter module in ``benchmarks/peers/``.
 
 Cards are converted to each library's own representation before any timing starts.
 """
@@ -37,8 +40,10 @@ Cards are converted to each library's own representation before any timing start
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as _dt
 import gc
+import hashlib
 import json
 import os
 import platform
@@ -47,8 +52,7 @@ import resource
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,20 +62,18 @@ ROOT = HERE.parent
 if str(ROOT) not in sys.path:  # run from a checkout even when box_gin is not installed
     sys.path.insert(0, str(ROOT))
 
+if str(HERE) not in sys.path:  # the peer adapters, benchmarks/peers/
+    sys.path.insert(0, str(HERE))
+
+from peers import openspiel, rlcard  # noqa: E402
+
+from box_gin import kernels  # noqa: E402
 from box_gin.cards import BY_INDEX, Card  # noqa: E402
 from box_gin.hand import Hand  # noqa: E402
 from box_gin.knocking import best_discards  # noqa: E402
 from box_gin.melds import best_melds, min_deadwood_mask  # noqa: E402
 
-try:  # the optional compiled path (off by default)
-    from box_gin import speedups as _speedups
-except ImportError:  # pragma: no cover - older engines
-    _speedups = None  # type: ignore[assignment]
-
-try:  # the mask-level kernel shared by best_discards and Hand.legal_actions
-    from box_gin.melds import _deadwood_after_discards as _bg_discard_kernel
-except ImportError:  # pragma: no cover - older engines
-    _bg_discard_kernel = None
+PEERS = (openspiel, rlcard)
 
 README = HERE / "README.md"
 BEGIN = "<!-- bench:begin -->"
@@ -123,49 +125,30 @@ LOW_POOL = [s * 13 + r for s in range(4) for r in range(7)]
 
 
 def best_of(repeats: int, fn: Callable[[Any], Any], arg: Any) -> tuple[float, Any]:
-    """The least wall time of ``repeats`` calls of ``fn(arg)``, and the last result."""
+    """The least CPU time of ``repeats`` calls of ``fn(arg)``, and the last result.
+
+    CPU time (``time.process_time``), not wall time: on a shared machine, time spent
+    waiting for a core while other work runs is not counted against the engine timed.
+    """
     best = float("inf")
     out = None
     for _ in range(repeats):
         gc.collect()
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         out = fn(arg)
-        best = min(best, time.perf_counter() - t0)
+        best = min(best, time.process_time() - t0)
     return best, out
 
 
 # ---------------------------------------------------------------------------
 # box-gin
 
-COMPILED = "compiled (opt-in)"
+PURE = "pure Python"
 
 
-def compiled_available() -> bool:
-    """Whether box-gin's optional compiled path is built and can be switched on."""
-    return _speedups is not None and _speedups.available()
-
-
-@contextmanager
-def on_path(compiled: bool) -> Iterator[None]:
-    """Run the block on box-gin's pure-Python path or its compiled one, then restore."""
-    if _speedups is None or not _speedups.available():
-        if compiled:
-            raise RuntimeError("box-gin's compiled path is not available")
-        yield
-        return
-    before = _speedups.enabled()
-    _speedups.use_compiled(compiled)
-    try:
-        yield
-    finally:
-        _speedups.use_compiled(before)
-
-
-def best_on(compiled: bool, repeats: int, fn: Callable[[Any], Any], arg: Any
-            ) -> tuple[float, Any]:
-    """:func:`best_of` on one of box-gin's paths."""
-    with on_path(compiled):
-        return best_of(repeats, fn, arg)
+def path_label() -> str:
+    """The default path in use: "compiled" or "pure Python"."""
+    return "compiled" if kernels.IMPLEMENTATION == "compiled" else PURE
 
 
 def bg_cards(hands: list[list[int]]) -> list[tuple[Card, ...]]:
@@ -201,21 +184,9 @@ def bg_best_discards(hands: list[tuple[Card, ...]]) -> list[Any]:
 
 
 def bg_discard_kernel(masks: list[int]) -> list[Any]:
-    """The mask-level discard kernel on each 11-card mask: (bit, deadwood) pairs."""
-    if _bg_discard_kernel is not None:
-        kernel = _bg_discard_kernel
-        return [kernel(m) for m in masks]
-    return [_kernel_fallback(m) for m in masks]
-
-
-def _kernel_fallback(mask: int) -> list[tuple[int, int]]:
-    out = []
-    rest = mask
-    while rest:
-        low = rest & -rest
-        out.append((low, min_deadwood_mask(mask ^ low)))
-        rest ^= low
-    return out
+    """The mask-level discard kernel on each 11-card mask: {card: deadwood}."""
+    kernel = kernels.after_each
+    return [kernel(m) for m in masks]
 
 
 def bg_discard_values(analyses: list[Any]) -> list[dict[int, int]]:
@@ -224,8 +195,8 @@ def bg_discard_values(analyses: list[Any]) -> list[dict[int, int]]:
 
 
 def bg_kernel_values(results: list[Any]) -> list[dict[int, int]]:
-    """The same from the kernel's (bit, deadwood) pairs."""
-    return [{bit.bit_length() - 1: d for bit, d in pairs} for pairs in results]
+    """The same from the kernel's {card: deadwood} dicts."""
+    return [{c.index: d for c, d in after.items()} for after in results]
 
 
 def bg_play(n: int, seed: int = 1) -> tuple[int, int]:
@@ -243,113 +214,14 @@ def bg_play(n: int, seed: int = 1) -> tuple[int, int]:
     return decisions, drawn
 
 
-# ---------------------------------------------------------------------------
-# OpenSpiel (cards are ints: suit * 13 + rank - 1, the same layout as box-gin's
-# index; suits are named differently, which cannot change a deadwood count)
-
-def os_utils() -> Any:
-    import pyspiel
-
-    return pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
-
-
-def os_min_deadwood(hands: list[list[int]]) -> list[int]:
-    fn = os_utils().min_deadwood
-    return [fn(h) for h in hands]
-
-
-def os_discard_lists(hands: list[list[int]]) -> list[list[tuple[int, list[int]]]]:
-    """Prepared before timing: for each hand, (discard, the 10 cards left) for each card."""
-    return [[(c, [x for x in h if x != c]) for c in h] for h in hands]
-
-
-def os_best_discards(prepared: list[list[tuple[int, list[int]]]]) -> list[list[int]]:
-    fn = os_utils().min_deadwood
-    return [[fn(rest) for _c, rest in options] for options in prepared]
-
-
-def os_play(n: int, seed: int = 1) -> tuple[int, int]:
-    import pyspiel
-
-    game = pyspiel.load_game("gin_rummy")
-    rng = random.Random(seed)
-    choice = rng.choice
-    decisions = drawn = 0
-    for _ in range(n):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(choice(state.chance_outcomes())[0])  # uniform
-            else:
-                state.apply_action(choice(state.legal_actions()))
-                decisions += 1
-    return decisions, drawn
-
-
-# ---------------------------------------------------------------------------
-# RLCard (card_id = suit * 13 + rank - 1 with suits S H D C)
-
-def rl_cards(hands: list[list[int]]) -> list[list[Any]]:
-    from rlcard.games.gin_rummy.utils import utils
-
-    deck = utils.get_deck()
-    return [[deck[i] for i in h] for h in hands]
-
-
-def _rl_deadwood() -> Callable[[list[Any]], int]:
-    from rlcard.games.gin_rummy.utils import melding, utils
-
-    clusters_of = melding.get_best_meld_clusters
-    count = utils.get_deadwood_count
-    value = utils.get_deadwood_value
-
-    def deadwood(hand: list[Any]) -> int:
-        clusters = clusters_of(hand)
-        if clusters:
-            return int(count(hand, clusters[0]))
-        return sum(value(c) for c in hand)  # no meld at all
-
-    return deadwood
-
-
-def rl_best_melds(hands: list[list[Any]]) -> list[int]:
-    deadwood = _rl_deadwood()
-    return [deadwood(h) for h in hands]
-
-
-def rl_discard_lists(hands: list[list[Any]]) -> list[list[list[Any]]]:
-    """Prepared before timing: for each hand, the 10 cards left by each discard."""
-    return [[[x for x in h if x is not c] for c in h] for h in hands]
-
-
-def rl_best_discards(prepared: list[list[list[Any]]]) -> list[list[int]]:
-    deadwood = _rl_deadwood()
-    return [[deadwood(rest) for rest in options] for options in prepared]
-
-
-def rl_play(n: int, seed: int = 1) -> tuple[int, int]:
-    import rlcard
-
-    env = rlcard.make("gin-rummy", config={"seed": seed})
-    rng = random.Random(seed)
-    choice = rng.choice
-    decisions = drawn = 0
-    for _ in range(n):
-        state, _player = env.reset()
-        while not env.is_over():
-            state, _player = env.step(choice(list(state["legal_actions"])))
-            decisions += 1
-    return decisions, drawn
-
-
 def peers_available() -> tuple[bool, str]:
     """Whether RLCard and OpenSpiel can be imported, and if not why."""
     missing = []
-    for module in ("rlcard", "pyspiel"):
+    for peer in PEERS:
         try:
-            __import__(module)
+            __import__(peer.MODULE)
         except ImportError:
-            missing.append(module)
+            missing.append(peer.MODULE)
     if missing:
         return False, (f"{' and '.join(missing)} not installed "
                        "(pip install -e '.[bench]')")
@@ -397,28 +269,19 @@ def cross_check(hands10: list[list[int]], hands11: list[list[int]],
     """Untimed: answer every hand with every engine and compare.  Without peers, box-gin's
     public functions are compared with its own kernels only."""
     ex = Exactness()
-    with on_path(False):
-        answers10: dict[str, list[int]] = {
-            "box-gin best_melds": bg_best_melds(bg_cards(hands10)),
-            "box-gin min_deadwood_mask": bg_min_deadwood(bg_masks(hands10)),
-        }
-        answers11: dict[str, list[dict[int, int]]] = {
-            "box-gin best_discards": bg_discard_values(bg_best_discards(bg_cards(hands11))),
-            "box-gin kernel": bg_kernel_values(bg_discard_kernel(bg_masks(hands11))),
-        }
-    if compiled_available():
-        with on_path(True):
-            answers10[f"box-gin best_melds, {COMPILED}"] = bg_best_melds(bg_cards(hands10))
-            answers10[f"box-gin min_deadwood_mask, {COMPILED}"] = \
-                bg_min_deadwood(bg_masks(hands10))
-            answers11[f"box-gin best_discards, {COMPILED}"] = \
-                bg_discard_values(bg_best_discards(bg_cards(hands11)))
+    answers10: dict[str, list[int]] = {
+        "box-gin best_melds": bg_best_melds(bg_cards(hands10)),
+        "box-gin min_deadwood_mask": bg_min_deadwood(bg_masks(hands10)),
+    }
+    answers11: dict[str, list[dict[int, int]]] = {
+        "box-gin best_discards": bg_discard_values(bg_best_discards(bg_cards(hands11))),
+        "box-gin kernel": bg_kernel_values(bg_discard_kernel(bg_masks(hands11))),
+    }
     if with_peers:
-        answers10["OpenSpiel"] = os_min_deadwood(hands10)
-        answers10["RLCard"] = rl_best_melds(rl_cards(hands10))
-        answers11["OpenSpiel"] = by_discard(hands11, os_best_discards(os_discard_lists(hands11)))
-        answers11["RLCard"] = by_discard(
-            hands11, rl_best_discards(rl_discard_lists(rl_cards(hands11))))
+        for peer in PEERS:
+            answers10[peer.NAME] = peer.best_melds(peer.prepare_10(hands10))
+            answers11[peer.NAME] = by_discard(hands11,
+                                              peer.best_discards(peer.prepare_11(hands11)))
     ex.check_10(hands10, answers10)
     ex.check_11(hands11, answers11)
     return ex
@@ -457,9 +320,8 @@ def memory_child(n: int) -> None:
 
 
 def measure_memory(n: int) -> dict[str, Any]:
-    env = {**os.environ, "BOX_GIN_COMPILED": "0"}  # the default, pure-Python path
     out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--memory-child",
-                          str(n)], capture_output=True, text=True, check=True, env=env)
+                          str(n)], capture_output=True, text=True, check=True)
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
 
@@ -495,6 +357,71 @@ def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
+W1, W2, W3 = "10-card best melds", "11-card best discard", "complete random hands"
+
+
+def make_hands(sizes: Sizes) -> tuple[list[list[int]], ...]:
+    """The seeded hands of a run: random 10 and 11 cards, then the dense ones."""
+    rng = random.Random(20240601)
+    return (random_hands(rng, sizes.melds_hands, 10), random_hands(rng, sizes.discard_hands, 11),
+            random_hands(rng, sizes.dense_melds, 10, LOW_POOL),
+            random_hands(rng, sizes.dense_discards, 11, LOW_POOL))
+
+
+def time_box_gin(sizes: Sizes, h10: list[list[int]], h11: list[list[int]], suffix: str = ""
+                 ) -> tuple[list[Row], dict[str, Any]]:
+    """box-gin's rows on the path in use (engines named with ``suffix``), and its answers:
+    the 10-card values, the 11-card values, the complete hands played."""
+    R, n = sizes.repeats, sizes.play_hands
+    rows: list[Row] = []
+    answers: dict[str, Any] = {}
+    log(f"box-gin ({kernels.IMPLEMENTATION}): {len(h10)} + {len(h11)} hands, {n} complete "
+        f"hands, best of {R}")
+    t, answers["best_melds"] = best_of(R, bg_best_melds, bg_cards(h10))
+    rows.append(Row(W1, "box-gin best_melds" + suffix, len(h10) / t, "hands/s",
+                    "whole arrangement (melds + deadwood) from Card tuples"))
+    t, answers["min_deadwood_mask"] = best_of(R, bg_min_deadwood, bg_masks(h10))
+    rows.append(Row(W1, "box-gin min_deadwood_mask" + suffix, len(h10) / t, "hands/s",
+                    "value only, from a 52-bit mask"))
+    t, out = best_of(R, bg_best_discards, bg_cards(h11))
+    answers["best_discards"] = bg_discard_values(out)
+    rows.append(Row(W2, "box-gin best_discards" + suffix, len(h11) / t, "hands/s",
+                    "public DiscardAnalysis from Card tuples"))
+    t, out = best_of(R, bg_discard_kernel, bg_masks(h11))
+    answers["kernel"] = bg_kernel_values(out)
+    rows.append(Row(W2, "box-gin kernels.after_each" + suffix, len(h11) / t, "hands/s",
+                    "mask-level kernel behind best_discards"))
+    t, played = best_of(R, bg_play, n)
+    answers["played"] = list(played)
+    dec, drawn = played
+    rows.append(Row(W3, "box-gin Hand" + suffix, n / t, "hands/s",
+                    f"{dec / n:.0f} decisions/hand, {100 * drawn / n:.0f}% drawn"))
+    return rows, answers
+
+
+def digest(answers: dict[str, Any]) -> str:
+    """A fingerprint of box-gin's answers, to compare the two paths across processes."""
+    return hashlib.sha256(json.dumps(answers, sort_keys=True).encode()).hexdigest()
+
+
+def pure_child(quick: bool) -> None:
+    """Run in the child (``BOX_GIN_PURE=1``): time box-gin, print JSON rows and digest."""
+    sizes = QUICK if quick else FULL
+    h10, h11, _d10, _d11 = make_hands(sizes)
+    rows, answers = time_box_gin(sizes, h10, h11, f", {PURE}")
+    print(json.dumps({"implementation": kernels.IMPLEMENTATION, "digest": digest(answers),
+                      "rows": [dataclasses.asdict(r) for r in rows]}))
+
+
+def time_pure_path(quick: bool) -> dict[str, Any]:
+    env = {**os.environ, "BOX_GIN_PURE": "1"}
+    command = [sys.executable, str(Path(__file__).resolve()), "--pure-child"]
+    out = subprocess.run(command + (["--quick"] if quick else []), capture_output=True,
+                         text=True, check=True, env=env)
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
 def run(sizes: Sizes, quick: bool, with_peers: bool = True) -> Results:
     t_start = time.perf_counter()
     res = Results(sizes, quick)
@@ -502,65 +429,53 @@ def run(sizes: Sizes, quick: bool, with_peers: bool = True) -> Results:
     log(f"memory: {sizes.memory_hands} hands in a child process")
     res.memory = measure_memory(sizes.memory_hands)
 
-    rng = random.Random(20240601)
     R = sizes.repeats
-    compiled = compiled_available()
-    h10 = random_hands(rng, sizes.melds_hands, 10)
-    h11 = random_hands(rng, sizes.discard_hands, 11)
-    d10 = random_hands(rng, sizes.dense_melds, 10, LOW_POOL)
-    d11 = random_hands(rng, sizes.dense_discards, 11, LOW_POOL)
+    h10, h11, d10, d11 = make_hands(sizes)
     ex = Exactness()
 
-    # 1. 10-card hands ---------------------------------------------------------
-    W1 = "10-card best melds"
-    log(f"{W1}: {len(h10)} random hands, best of {R}")
-    a10: dict[str, list[int]] = {}
-    t, a10["box-gin best_melds"] = best_on(False, R, bg_best_melds, bg_cards(h10))
-    res.rows.append(Row(W1, "box-gin best_melds", len(h10) / t, "hands/s",
-                        "whole arrangement (melds + deadwood) from Card tuples"))
-    t, a10["box-gin min_deadwood_mask"] = best_on(False, R, bg_min_deadwood, bg_masks(h10))
-    res.rows.append(Row(W1, "box-gin min_deadwood_mask", len(h10) / t, "hands/s",
-                        "value only, from a 52-bit mask"))
-    if compiled:
-        t, a10["compiled best_melds"] = best_on(True, R, bg_best_melds, bg_cards(h10))
-        res.rows.append(Row(W1, f"box-gin best_melds, {COMPILED}", len(h10) / t, "hands/s",
-                            "the same call after box_gin.speedups.use_compiled()"))
+    # 1-3 box-gin, on its default path, then on the pure path in a child process ----------
+    rows, answers = time_box_gin(sizes, h10, h11)
+    res.rows += rows
+    pure_rows: list[Row] = []
+    if kernels.IMPLEMENTATION == "compiled":
+        child = time_pure_path(quick)
+        assert child["implementation"] == "pure", child["implementation"]
+        pure_rows = [Row(**r) for r in child["rows"]]
+        if child["digest"] != digest(answers):
+            ex.mismatches.append("box-gin's pure path answered differently from its "
+                                 "compiled path (run tests/test_kernels.py)")
+    a10: dict[str, list[int]] = {"box-gin best_melds": answers["best_melds"],
+                                 "box-gin min_deadwood_mask": answers["min_deadwood_mask"]}
+    a11: dict[str, list[dict[int, int]]] = {"box-gin best_discards": answers["best_discards"],
+                                            "box-gin kernel": answers["kernel"]}
+    # the peers ----------------------------------------------------------------------------
+    n, nr = sizes.play_hands, sizes.play_hands_rlcard
     if with_peers:
-        t, a10["OpenSpiel"] = best_of(R, os_min_deadwood, h10)
+        log(f"{W1}, {W2}: OpenSpiel and RLCard, best of {R}")
+        t, a10["OpenSpiel"] = best_of(R, openspiel.best_melds, openspiel.prepare_10(h10))
         res.rows.append(Row(W1, "OpenSpiel min_deadwood (C++)", len(h10) / t, "hands/s",
                             "value only, from a list of ints"))
-        t, a10["RLCard"] = best_of(R, rl_best_melds, rl_cards(h10))
+        t, a10["RLCard"] = best_of(R, rlcard.best_melds, rlcard.prepare_10(h10))
         res.rows.append(Row(W1, "RLCard get_best_meld_clusters", len(h10) / t, "hands/s",
                             "meld clusters + deadwood count"))
-    ex.check_10(h10, a10)
-
-    # 2. 11-card best-discard analysis -------------------------------------------
-    W2 = "11-card best discard"
-    log(f"{W2}: {len(h11)} random hands, best of {R}")
-    a11: dict[str, list[dict[int, int]]] = {}
-    t, out = best_on(False, R, bg_best_discards, bg_cards(h11))
-    a11["box-gin best_discards"] = bg_discard_values(out)
-    res.rows.append(Row(W2, "box-gin best_discards", len(h11) / t, "hands/s",
-                        "public DiscardAnalysis from Card tuples"))
-    if compiled:
-        t, out = best_on(True, R, bg_best_discards, bg_cards(h11))
-        a11["compiled best_discards"] = bg_discard_values(out)
-        res.rows.append(Row(W2, f"box-gin best_discards, {COMPILED}", len(h11) / t,
-                            "hands/s", "the same call after box_gin.speedups.use_compiled()"))
-    t, out = best_on(False, R, bg_discard_kernel, bg_masks(h11))
-    a11["box-gin kernel"] = bg_kernel_values(out)
-    res.rows.append(Row(W2, "box-gin _deadwood_after_discards", len(h11) / t, "hands/s",
-                        "mask-level kernel behind best_discards"))
-    if with_peers:
-        t, out = best_of(R, os_best_discards, os_discard_lists(h11))
+        t, out = best_of(R, openspiel.best_discards, openspiel.prepare_11(h11))
         a11["OpenSpiel"] = by_discard(h11, out)
         res.rows.append(Row(W2, "OpenSpiel 11 x min_deadwood (C++)", len(h11) / t, "hands/s",
                             "the 11 ten-card lists built before timing"))
-        t, out = best_of(R, rl_best_discards, rl_discard_lists(rl_cards(h11)))
+        t, out = best_of(R, rlcard.best_discards, rlcard.prepare_11(h11))
         a11["RLCard"] = by_discard(h11, out)
         res.rows.append(Row(W2, "RLCard 11 x get_best_meld_clusters", len(h11) / t, "hands/s",
                             "the 11 ten-card lists built before timing"))
+        log(f"{W3}: OpenSpiel {n}, RLCard {nr}, best of {R}")
+        t, (dec, _drawn) = best_of(R, openspiel.play, n)
+        res.rows.append(Row(W3, "OpenSpiel gin_rummy", n / t, "hands/s",
+                            f"{dec / n:.0f} decisions/hand"))
+        t, (dec, _drawn) = best_of(R, rlcard.play, nr)
+        res.rows.append(Row(W3, "RLCard gin-rummy env", nr / t, "hands/s",
+                            f"{dec / nr:.0f} decisions/hand"))
+    ex.check_10(h10, a10)
     ex.check_11(h11, a11)
+    res.rows += pure_rows
 
     # 5. the dense hands, untimed -------------------------------------------------
     log(f"exactness: dense hands, {len(d10)} of 10 cards and {len(d11)} of 11, aces to sevens")
@@ -569,64 +484,31 @@ def run(sizes: Sizes, quick: bool, with_peers: bool = True) -> Results:
     ex.compared_11 += dense.compared_11
     ex.mismatches += dense.mismatches
     res.exactness = ex
-    del a10, a11, out
-
-    # 3. complete hands --------------------------------------------------------------
-    W3 = "complete random hands"
-    n, nr = sizes.play_hands, sizes.play_hands_rlcard
-    log(f"{W3}: {n} hands (RLCard {nr}), best of {R}")
-    t, (dec, drawn) = best_on(False, R, bg_play, n)
-    res.rows.append(Row(W3, "box-gin Hand", n / t, "hands/s",
-                        f"{dec / n:.0f} decisions/hand, {100 * drawn / n:.0f}% drawn"))
-    if compiled:
-        t, played = best_on(True, R, bg_play, n)
-        assert played == (dec, drawn), "the compiled path played different hands"
-        res.rows.append(Row(W3, f"box-gin Hand, {COMPILED}", n / t, "hands/s",
-                            "the same hands after box_gin.speedups.use_compiled()"))
-    if with_peers:
-        t, (dec, drawn) = best_of(R, os_play, n)
-        res.rows.append(Row(W3, "OpenSpiel gin_rummy", n / t, "hands/s",
-                            f"{dec / n:.0f} decisions/hand"))
-        t, (dec, drawn) = best_of(R, rl_play, nr)
-        res.rows.append(Row(W3, "RLCard gin-rummy env", nr / t, "hands/s",
-                            f"{dec / nr:.0f} decisions/hand"))
 
     # ratios ------------------------------------------------------------------------------
     if with_peers:
         def ratio(label: str, w: str, mine: str, theirs: str, target: float | None) -> None:
             res.ratios.append((label, res.rate(w, mine) / res.rate(w, theirs), target))
 
-        ratio("best_melds / OpenSpiel min_deadwood", W1, "box-gin best_melds",
-              "OpenSpiel min_deadwood (C++)", TARGETS["melds_vs_openspiel"])
-        ratio("min_deadwood_mask / OpenSpiel min_deadwood (value only, like for like)", W1,
-              "box-gin min_deadwood_mask", "OpenSpiel min_deadwood (C++)", None)
-        ratio("best_melds / RLCard", W1, "box-gin best_melds",
-              "RLCard get_best_meld_clusters", TARGETS["melds_vs_rlcard"])
-        ratio("best_discards / OpenSpiel", W2, "box-gin best_discards",
-              "OpenSpiel 11 x min_deadwood (C++)", TARGETS["discards_vs_openspiel"])
-        ratio("discard kernel / OpenSpiel (mask level, like for like)", W2,
-              "box-gin _deadwood_after_discards", "OpenSpiel 11 x min_deadwood (C++)", None)
-        ratio("best_discards / RLCard", W2, "box-gin best_discards",
-              "RLCard 11 x get_best_meld_clusters", TARGETS["discards_vs_rlcard"])
-        ratio("hands / OpenSpiel", W3, "box-gin Hand", "OpenSpiel gin_rummy",
-              TARGETS["hands_vs_openspiel"])
-        ratio("hands / RLCard", W3, "box-gin Hand", "RLCard gin-rummy env",
-              TARGETS["hands_vs_rlcard"])
-        if compiled:
-            c = f", {COMPILED}"
-            ratio(f"{COMPILED}: best_melds / OpenSpiel min_deadwood", W1,
-                  "box-gin best_melds" + c, "OpenSpiel min_deadwood (C++)",
-                  TARGETS["melds_vs_openspiel"])
-            ratio(f"{COMPILED}: best_melds / RLCard", W1, "box-gin best_melds" + c,
+        blocks = [("", "")] + ([(f"{PURE}: ", f", {PURE}")] if pure_rows else [])
+        for prefix, c in blocks:
+            ratio(prefix + "best_melds / OpenSpiel min_deadwood", W1, "box-gin best_melds" + c,
+                  "OpenSpiel min_deadwood (C++)", TARGETS["melds_vs_openspiel"])
+            ratio(prefix + "min_deadwood_mask / OpenSpiel min_deadwood (value only, like "
+                  "for like)", W1, "box-gin min_deadwood_mask" + c,
+                  "OpenSpiel min_deadwood (C++)", None)
+            ratio(prefix + "best_melds / RLCard", W1, "box-gin best_melds" + c,
                   "RLCard get_best_meld_clusters", TARGETS["melds_vs_rlcard"])
-            ratio(f"{COMPILED}: best_discards / OpenSpiel", W2, "box-gin best_discards" + c,
+            ratio(prefix + "best_discards / OpenSpiel", W2, "box-gin best_discards" + c,
                   "OpenSpiel 11 x min_deadwood (C++)", TARGETS["discards_vs_openspiel"])
-            ratio(f"{COMPILED}: best_discards / RLCard", W2, "box-gin best_discards" + c,
+            ratio(prefix + "discard kernel / OpenSpiel (mask level, like for like)", W2,
+                  "box-gin kernels.after_each" + c, "OpenSpiel 11 x min_deadwood (C++)", None)
+            ratio(prefix + "best_discards / RLCard", W2, "box-gin best_discards" + c,
                   "RLCard 11 x get_best_meld_clusters", TARGETS["discards_vs_rlcard"])
-            ratio(f"{COMPILED}: hands / OpenSpiel", W3, "box-gin Hand" + c,
-                  "OpenSpiel gin_rummy", TARGETS["hands_vs_openspiel"])
-            ratio(f"{COMPILED}: hands / RLCard", W3, "box-gin Hand" + c,
-                  "RLCard gin-rummy env", TARGETS["hands_vs_rlcard"])
+            ratio(prefix + "hands / OpenSpiel", W3, "box-gin Hand" + c, "OpenSpiel gin_rummy",
+                  TARGETS["hands_vs_openspiel"])
+            ratio(prefix + "hands / RLCard", W3, "box-gin Hand" + c, "RLCard gin-rummy env",
+                  TARGETS["hands_vs_rlcard"])
     res.seconds = time.perf_counter() - t_start
     return res
 
@@ -644,11 +526,12 @@ def machine() -> dict[str, str]:
     except OSError:
         pass
     versions = {}
-    for name, module in (("rlcard", "rlcard"), ("open-spiel", "pyspiel")):
+    for peer in PEERS:
+        name = peer.DISTRIBUTION
         try:
             from importlib.metadata import version
 
-            __import__(module)
+            __import__(peer.MODULE)
             versions[name] = version(name)
         except Exception:
             versions[name] = "not installed"
@@ -677,6 +560,8 @@ def table(res: Results) -> str:
         f"the run took {res.seconds:.0f} s",
         f"- **Machine**: {m['cpu']}, `nproc` = {m['nproc']}; {m['python']}; {m['os']}",
         f"- **Peers**: rlcard {m['rlcard']}, open-spiel {m['open-spiel']}",
+        f"- **box-gin's default path**: {path_label()} kernels (`box_gin.kernels.IMPLEMENTATION`"
+        f" = `{kernels.IMPLEMENTATION!r}`); rows marked \"{PURE}\" ran with `BOX_GIN_PURE=1`",
         f"- **Sizes**: {s.melds_hands:,} random 10-card hands, {s.discard_hands:,} random "
         f"11-card hands, complete hands {s.play_hands:,} per repeat (RLCard "
         f"{s.play_hands_rlcard:,}); every figure is the best of {s.repeats} repeats",
@@ -724,9 +609,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true",
                         help="rewrite the table between the markers in benchmarks/README.md")
     parser.add_argument("--memory-child", type=int, metavar="N", help=argparse.SUPPRESS)
+    parser.add_argument("--pure-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.memory_child is not None:
         memory_child(args.memory_child)
+        return 0
+    if args.pure_child:
+        pure_child(args.quick)
         return 0
     ok, why = peers_available()
     if not ok:

@@ -18,17 +18,21 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
+from . import __version__
 from .i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 
 PACKAGE = Path(__file__).resolve().parent
 # Catalog headers carry a fixed date, so that updating them changes only messages.
 STABLE_DATE = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
+# The catalogs carry the version's first two parts (box_gin.__version__: "0.1.0" -> "0.1"),
+# so a patch release leaves every header as it was.
+CATALOG_VERSION = ".".join(__version__.split(".")[:2])
 KEYWORDS = {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 
 
 def extract() -> Catalog:
     """Every message of the package's source, as a template catalog."""
-    template = Catalog(project="box-gin", version="0.1", domain=DOMAIN, fuzzy=False,
+    template = Catalog(project="box-gin", version=CATALOG_VERSION, domain=DOMAIN, fuzzy=False,
                        copyright_holder="box-gin developers", creation_date=STABLE_DATE,
                        revision_date=STABLE_DATE, msgid_bugs_address="-")
     for filename, lineno, message, comments, context in extract_from_dir(
@@ -72,7 +76,7 @@ def update() -> None:
     for lang in LANGUAGES[1:]:
         catalog = read(lang)
         catalog.update(template, no_fuzzy_matching=True)
-        catalog.project, catalog.version = "box-gin", "0.1"
+        catalog.project, catalog.version = "box-gin", CATALOG_VERSION
         catalog.copyright_holder, catalog.msgid_bugs_address = "box-gin developers", "-"
         catalog.creation_date = catalog.revision_date = STABLE_DATE
         catalog.last_translator = "box-gin developers"

@@ -25,7 +25,7 @@ DRAW_AT_STOCK = 2
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The options of RULES.md.  Defaults are the standard game."""
+    """The options of docs/rules.md.  Defaults are the standard game."""
 
     #: The most deadwood a knocker may keep.
     knock_limit: int = 10

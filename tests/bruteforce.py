@@ -1,4 +1,4 @@
-"""Independent reference solvers for the tests, written straight from RULES.md.
+"""Independent reference solvers for the tests, written straight from docs/rules.md.
 
 Nothing here uses ``box_gin.melds``, ``box_gin.knocking`` or ``box_gin.layoffs``: a card
 is only read for its ``rank`` (1 = ace .. 13 = king) and ``suit`` (0..3).  The solvers
@@ -25,7 +25,7 @@ def key(card: Card) -> Key:
 
 
 def value(card: Card | Key) -> int:
-    """RULES.md: ace 1, 2..10 their pips, J Q K 10."""
+    """docs/rules.md: ace 1, 2..10 their pips, J Q K 10."""
     rank = card[0] if isinstance(card, tuple) else card.rank
     return rank if rank <= 10 else 10
 
@@ -198,7 +198,7 @@ Dealer = Callable[..., Hand]
 
 
 def stacked_deck(captain: str, box: str, upcard: str, stock: str = "") -> tuple[Card, ...]:
-    """A 52-card deck in the order the engine deals it (RULES.md, "The deal"): the
+    """A 52-card deck in the order the engine deals it (docs/rules.md, "The deal"): the
     captain's 10 cards at positions 0, 2, .. 18, the box's at 1, 3, .. 19, the upcard at
     20, then the stock from the top (``stock`` first, the unused cards after it)."""
     c, b = parse_cards(captain), parse_cards(box)
@@ -214,4 +214,3 @@ def stacked_deck(captain: str, box: str, upcard: str, stock: str = "") -> tuple[
     return (*dealt, *up, *top, *rest)
 
 
-Dealer = Callable[..., Hand]

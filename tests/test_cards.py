@@ -1,4 +1,4 @@
-"""Cards: RULES.md "Cards" — text forms, values, the deck."""
+"""Cards: docs/rules.md "Cards" — text forms, values, the deck."""
 
 from __future__ import annotations
 

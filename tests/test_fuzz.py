@@ -54,7 +54,7 @@ Bot = Callable[[SeatView], Action]
 
 
 def knock_limit_by_the_rules(rules: Rules, upcard: Card) -> int:
-    """RULES.md: the option, or with Oklahoma the upcard's value (an ace: gin only)."""
+    """docs/rules.md: the option, or with Oklahoma the upcard's value (an ace: gin only)."""
     if not rules.oklahoma:
         return rules.knock_limit
     return 0 if upcard.rank == 1 else min(upcard.rank, 10)
@@ -62,7 +62,7 @@ def knock_limit_by_the_rules(rules: Rules, upcard: Card) -> int:
 
 def points_by_the_rules(rules: Rules, k: int, d: int, gin: bool, big: bool, doubled: bool
                         ) -> tuple[Side, int]:
-    """RULES.md "Scoring a hand", written out again."""
+    """docs/rules.md "Scoring a hand", written out again."""
     if big:
         side, points = Side.KNOCKER, rules.big_gin_bonus + d
     elif gin:
@@ -315,7 +315,7 @@ def random_action(rng: random.Random, hand: Hand) -> object:
 
 
 def legal_by_the_rules(hand: Hand, action: Action, taken: Card | None) -> bool:
-    """Whether RULES.md allows ``action`` now (``taken``: the card just taken from the
+    """Whether docs/rules.md allows ``action`` now (``taken``: the card just taken from the
     discard pile this turn, followed by the test itself)."""
     kind, rules = action.kind, hand.rules
     if hand.phase is Phase.OVER or hand.to_play is None:
@@ -382,6 +382,7 @@ def test_random_illegal_actions_are_rejected_and_change_nothing() -> None:
                 accepted += 1
                 assert legal, f"seed {seed}: illegal {junk!r} accepted"
                 assert bf.conservation_problem(hand) is None
+                assert parsed is not None  # accepted, so it parsed
                 taken = _taken_after(parsed, top, taken)
                 if hand.is_over:
                     assert not result_problems(hand), (seed, result_problems(hand))

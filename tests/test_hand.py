@@ -1,4 +1,4 @@
-"""One hand as a state machine: RULES.md "The deal", "Play", "Knocking", "Drawn hand".
+"""One hand as a state machine: docs/rules.md "The deal", "Play", "Knocking", "Drawn hand".
 
 Most tests stack the deck (the ``deal`` fixture of conftest.py) so that a rule can be
 played out card by card.

@@ -1,4 +1,4 @@
-"""Knocking: RULES.md "Knocking" — the best discard, the knock limit, gin."""
+"""Knocking: docs/rules.md "Knocking" — the best discard, the knock limit, gin."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Layoffs: RULES.md "Knocking" — the defender's layoffs onto the knocker's melds."""
+"""Layoffs: docs/rules.md "Layoffs" — the defender's layoffs onto the knocker's melds."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The match: RULES.md "Players and roles", "Winning" and the scoring variants."""
+"""The match: docs/rules.md "Players and roles", "Winning" and the scoring variants."""
 
 from __future__ import annotations
 

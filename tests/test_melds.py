@@ -1,4 +1,4 @@
-"""Melds and least deadwood: RULES.md "Melds", checked by table and by brute force."""
+"""Melds and least deadwood: docs/rules.md "Melds", checked by table and by brute force."""
 
 from __future__ import annotations
 

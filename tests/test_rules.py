@@ -1,4 +1,4 @@
-"""The rules configuration: RULES.md options and variants, with their defaults."""
+"""The rules configuration: docs/rules.md options and variants, with their defaults."""
 
 from __future__ import annotations
 

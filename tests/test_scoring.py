@@ -1,4 +1,4 @@
-"""Scoring a hand: RULES.md "Scoring a hand" and the scoring variants."""
+"""Scoring a hand: docs/rules.md "Scoring a hand" and the scoring variants."""
 
 from __future__ import annotations
 
