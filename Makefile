@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
-.PHONY: lab test lint typecheck pytest notebooks exercises bench play clean help
+.PHONY: lab test lint typecheck pytest notebooks exercises bench play lite lite-test clean help
 
 help:
 	@echo "make lab        open JupyterLab on notebooks/"
@@ -16,6 +16,8 @@ help:
 	@echo "make bench      run the benchmarks and rewrite benchmarks/README.md's table"
 	@echo "make play       serve the Game Table as a web app (Voila);"
 	@echo "                options: make play ARGS='--seed 7 --lang fr --port 8866'"
+	@echo "make lite       build the zero-install classroom (JupyterLite) into build/lite/"
+	@echo "make lite-test  build it, then test it in Chromium (slow: not part of make test)"
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +35,17 @@ $(VENV)/.stamp-bench: pyproject.toml $(VENV)/.stamp-test
 	$(PY) -m pip install --quiet -e '.[test,bench]'
 	touch $@
 
+# The JupyterLite build runs in a venv of its own: installed into .venv, the Pyodide
+# kernel's labextension would load into `make lab` too.
+LITE_VENV := .venv-lite
+LITE_PY   := $(LITE_VENV)/bin/python
+
+$(LITE_VENV)/.stamp-lite: pyproject.toml
+	test -x $(LITE_PY) || $(PYTHON) -m venv $(LITE_VENV)
+	$(LITE_PY) -m pip install --quiet --upgrade pip
+	$(LITE_PY) -m pip install --quiet '.[lite]'
+	touch $@
+
 # Jupyter refuses to run as root unless told; containers often run as root.
 AS_ROOT := $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True)
 
@@ -48,7 +61,7 @@ typecheck: $(VENV)/.stamp-test
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 pytest: $(VENV)/.stamp-test
-	$(BIN)/python -m pytest $(NBVAL)
+	$(BIN)/python -m pytest $(NBVAL) -m "not lite"
 
 test: lint typecheck pytest
 
@@ -64,5 +77,13 @@ bench: $(VENV)/.stamp-bench
 play: $(VENV)/.stamp-notebooks
 	$(PY) -m box_gin.tools.play $(ARGS)
 
+# The site's own build (box_gin/tools/lite.py) runs every time: it is quick (the
+# downloads are kept in build/lite-cache) and follows every notebook change.
+lite: $(LITE_VENV)/.stamp-lite
+	$(LITE_PY) box_gin/tools/lite.py
+
+lite-test: lite $(VENV)/.stamp-test
+	$(BIN)/python -m pytest -p no:nbval -m lite tests/browser/test_lite.py
+
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(LITE_VENV) .mypy_cache .ruff_cache .hypothesis
