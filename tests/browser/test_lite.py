@@ -20,12 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import SCREENSHOTS, Server, free_port  # tests/browser/conftest.py
 from playwright.sync_api import expect
 
 from box_gin import best_melds
 from box_gin.cards import Card
-
-from conftest import SCREENSHOTS, Server, free_port  # tests/browser/conftest.py
 
 pytestmark = [pytest.mark.browser, pytest.mark.lite]
 
