@@ -3,13 +3,14 @@
 The zero-install classroom (``make lite``) runs the kit in Pyodide, in the browser, where
 the compiled packages of the full install are missing: matplotlib above all, which draws
 the score charts.  Code that draws one asks :func:`have_matplotlib` first and, without
-it, shows :func:`chart_needs_full_install` instead of raising:
+it, shows :func:`chart_needs_full_install` instead of raising::
 
->>> from box_gin.compat import chart_needs_full_install, have_matplotlib
->>> if have_matplotlib():
-...     pass  # draw the chart
-... else:
-...     print(chart_needs_full_install())
+    from box_gin.compat import chart_needs_full_install, have_matplotlib
+
+    if have_matplotlib():
+        ...  # draw the chart
+    else:
+        print(chart_needs_full_install())
 """
 
 from __future__ import annotations
