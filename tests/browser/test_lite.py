@@ -41,6 +41,18 @@ IS_SET = '''def is_set(cards):
     return len(cards) in (3, 4) and len({card.rank for card in cards}) == 1
 '''
 
+KERNEL_FACTS = """\
+import sys
+import box_gin.compat as c, box_gin.speedups as s
+from box_gin.i18n import set_language
+set_language("fr")
+fr = c.chart_needs_full_install().startswith("Ce graphique a besoin de matplotlib")
+set_language("en")
+(sys.platform, c.have_matplotlib(), s.available(), fr, "babel" in sys.modules)"""
+
+#: Every URL the current test's page asked for (its workers' requests too).
+REQUESTS: list[str] = []
+
 KERNEL_IDLE_JS = """path => {
   const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
   const k = w && w.context && w.context.path === path && w.sessionContext.session
@@ -82,6 +94,21 @@ ERRORS_JS = """() => window.jupyterapp.shell.currentWidget.content.widgets
   .map(o => o.output_type === 'error' ? `${o.ename}: ${o.evalue}` : String(o.text))"""
 
 
+#: Run code in the current notebook's kernel; its printed and returned text.
+KERNEL_RUN_JS = """async code => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  const future = kernel.requestExecute({code, store_history: false});
+  const out = [];
+  future.onIOPub = msg => {
+    const c = msg.content;
+    if (msg.header.msg_type === 'execute_result') out.push(c.data['text/plain']);
+    if (msg.header.msg_type === 'stream') out.push(c.text);
+    if (msg.header.msg_type === 'error') out.push(`${c.ename}: ${c.evalue}`);
+  };
+  await future.done;
+  return out.join('');
+}"""
+
 BEST_JS = """el => ({
   melds: [...el.querySelectorAll('.bg-meld')].map(m => m.dataset.meld),
   deadwood: [...el.querySelectorAll('.bg-deadwood .bg-card')].map(c => c.dataset.card),
@@ -111,9 +138,12 @@ def lite_page(browser: Any, site_url: str, request: pytest.FixtureRequest) -> It
     outside: list[str] = []
     errors: list[str] = []
 
+    REQUESTS.clear()
+
     def on_request(req: Any) -> None:
         if not req.url.startswith((site_url, "data:", "blob:")):
             outside.append(req.url)
+        REQUESTS.append(req.url)
 
     context.on("request", on_request)
     context.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/])"), lambda route: route.abort())
@@ -137,6 +167,14 @@ def wait_kernel(page: Any, path: str) -> float:
     page.wait_for_function(f"path => ({KERNEL_IDLE_JS})(path)", arg=path,
                            timeout=KERNEL_TIMEOUT)
     return time.monotonic() - start
+
+
+def loaded_mib(site_url: str) -> float:
+    """The size of the distinct site files requested so far."""
+    paths = {url.removeprefix(site_url).split("?")[0] for url in REQUESTS
+             if url.startswith(site_url)}
+    files = [SITE / p for p in paths if p and (SITE / p).is_file()]
+    return sum(f.stat().st_size for f in files) / 2**20
 
 
 def stderr_outputs(page: Any) -> list[str]:
@@ -195,7 +233,7 @@ def test_site_is_the_kit_and_needs_no_cdn() -> None:
     with zipfile.ZipFile(SITE / "static" / "pyodide" / wheel["file_name"]) as whl:
         names = whl.namelist()
     assert "box_gin/locale/fr/LC_MESSAGES/box_gin.mo" in names
-    assert [n for n in names if n.endswith((".so", ".pyd"))] == []
+    assert [n for n in names if n.endswith((".so", ".pyd", ".po"))] == []
 
 
 def test_notebook_and_kata_run_in_the_browser(lite_page: Any, site_url: str) -> None:
@@ -204,7 +242,13 @@ def test_notebook_and_kata_run_in_the_browser(lite_page: Any, site_url: str) -> 
     page.goto(f"{site_url}lab/index.html?path={NOTEBOOK}")
     page.wait_for_function("() => window.jupyterapp !== undefined")
     wait_kernel(page, NOTEBOOK)
-    print(f"first load, to an idle Pyodide kernel: {time.monotonic() - start:.1f} s")
+    print(f"first load, to an idle Pyodide kernel: {time.monotonic() - start:.1f} s, "
+          f"{loaded_mib(site_url):.1f} MiB of the site's files")
+
+    # the kernel is the browser's Python, with box-gin on its pure path, no matplotlib,
+    # and its French catalog read from the wheel's .mo without loading babel
+    facts = page.evaluate(KERNEL_RUN_JS, KERNEL_FACTS)
+    assert facts == "('emscripten', False, False, True, False)", facts
 
     # every cell of notebook 2, in Pyodide
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
