@@ -188,9 +188,15 @@ def build_box_gin_wheel(root: Path, dest: Path) -> Path:
     """box-gin as a pure wheel, built from the checkout without its C extension."""
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
+    # Built from a copy: with BOX_GIN_NO_COMPILE=1 the build hook deletes the compiled
+    # extension next to its source, which the checkout's editable install uses.
+    source = dest / "src"
+    shutil.copytree(root, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv*", "build", "dist", "__pycache__", "*.so", "*.pyd", ".*_cache",
+        "tests", "notebooks", "solutions", "exercises", "benchmarks"))
     env = {**os.environ, "BOX_GIN_NO_COMPILE": "1"}
     command = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
-               "--wheel-dir", str(dest), str(root)]
+               "--wheel-dir", str(dest), str(source)]
     done = subprocess.run(command, capture_output=True, text=True, env=env)
     if done.returncode != 0:
         raise LiteBuildError(f"building the box-gin wheel failed:\n{pip_errors(done.stderr)}")
