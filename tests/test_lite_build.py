@@ -118,3 +118,21 @@ def test_the_chart_message_is_translated() -> None:
         set_language("en")
     assert "matplotlib" in compat.chart_needs_full_install()
     assert not compat.in_browser()
+
+
+def test_the_browser_wheel_loses_its_catalog_sources_only(tmp_path: Path) -> None:
+    files = {"box_gin/__init__.py": "", "box_gin/locale/fr/LC_MESSAGES/box_gin.po": "po",
+             "box_gin/locale/fr/LC_MESSAGES/box_gin.mo": "mo",
+             "box_gin/locale/box_gin.pot": "pot"}
+    record = "".join(f"{name},sha256=x,1\n" for name in files) + "demo-1.0.dist-info/RECORD,,\n"
+    wheel = make_wheel(tmp_path / "box_gin-0.1.0-py3-none-any.whl",
+                       "Metadata-Version: 2.1\nName: box-gin\nVersion: 0.1.0\n",
+                       {**files, "demo-1.0.dist-info/RECORD": record})
+    lite.drop_catalog_sources(wheel)
+    with zipfile.ZipFile(wheel) as whl:
+        names = sorted(whl.namelist())
+        kept_record = whl.read("demo-1.0.dist-info/RECORD").decode()
+    assert names == ["box_gin/__init__.py", "box_gin/locale/fr/LC_MESSAGES/box_gin.mo",
+                     "demo-1.0.dist-info/METADATA", "demo-1.0.dist-info/RECORD"]
+    assert ".po," not in kept_record and ".pot," not in kept_record
+    assert "box_gin/locale/fr/LC_MESSAGES/box_gin.mo,sha256=x,1" in kept_record
