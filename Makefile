@@ -9,7 +9,7 @@ PY     := $(BIN)/python
 # add the classic notebook package and its own JupyterLab extensions to .venv.
 NBG    := .venv-nbgrader
 
-.PHONY: lab test lint typecheck pytest notebooks translations exercises bench play clean help
+.PHONY: lab test lint typecheck pytest notebooks translations exercises bench play lite lite-test clean help
 
 help:
 	@echo "make lab        open the kit in JupyterLab, at START.ipynb"
@@ -21,6 +21,8 @@ help:
 	@echo "make bench      run the benchmarks and rewrite benchmarks/README.md's table"
 	@echo "make play       serve the Game Table as a web app (Voila);"
 	@echo "                options: make play ARGS='--seed 7 --lang fr --port 8866'"
+	@echo "make lite       build the zero-install classroom (JupyterLite) into build/lite/"
+	@echo "make lite-test  build it, then test it in Chromium (slow: not part of make test)"
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +46,17 @@ $(NBG)/.stamp: pyproject.toml
 	$(NBG)/bin/python -m pip install --quiet -e '.[nbgrader]'
 	touch $@
 
+# The JupyterLite build runs in a venv of its own: installed into .venv, the Pyodide
+# kernel's labextension would load into `make lab` too.
+LITE_VENV := .venv-lite
+LITE_PY   := $(LITE_VENV)/bin/python
+
+$(LITE_VENV)/.stamp-lite: pyproject.toml
+	test -x $(LITE_PY) || $(PYTHON) -m venv $(LITE_VENV)
+	$(LITE_PY) -m pip install --quiet --upgrade pip
+	$(LITE_PY) -m pip install --quiet '.[lite]'
+	touch $@
+
 # The whole kit (START.ipynb first, notebooks/, exercises/), with the kit's Jupyter settings
 # from jupyter-config/ (no news pop-up, no start-up warnings); as root it passes allow_root.
 # See box_gin/tools/lab.py.  More options: make lab ARGS='--port 8890'.
@@ -51,7 +64,7 @@ lab: $(VENV)/.stamp-notebooks
 	$(PY) -m box_gin.tools.lab $(CURDIR) -- $(ARGS)
 
 lint: $(VENV)/.stamp-test
-	$(BIN)/ruff check box_gin tests benchmarks notebooks solutions exercises
+	$(BIN)/ruff check box_gin tests benchmarks notebooks solutions exercises START.ipynb
 	$(BIN)/lint-imports
 
 typecheck: $(VENV)/.stamp-test
@@ -71,7 +84,7 @@ ENGINE_TESTS := tests/test_cards.py tests/test_melds.py tests/test_hand.py \
 
 pytest: $(VENV)/.stamp-test $(NBG)/.stamp
 	BOX_GIN_NBGRADER_VENV=$(CURDIR)/$(NBG) BOX_GIN_REQUIRE_NBGRADER=1 \
-	    $(BIN)/python -m pytest $(NBVAL)
+	    $(BIN)/python -m pytest $(NBVAL) -m "not lite"
 	@$(PY) -c "import box_gin.kernels as k; print('The engine tests again, on the pure-Python kernels (BOX_GIN_PURE=1)' + ('' if k.IMPLEMENTATION == 'compiled' else ': the compiled extension is not built, so the first pass was pure Python too'))"
 	BOX_GIN_PURE=1 $(BIN)/python -m pytest -p no:nbval $(ENGINE_TESTS)
 
@@ -94,5 +107,13 @@ bench: $(VENV)/.stamp-bench
 play: $(VENV)/.stamp-notebooks
 	$(PY) -m box_gin.tools.play $(ARGS)
 
+# The site's own build (box_gin/tools/lite.py) runs every time: it is quick (the
+# downloads are kept in build/lite-cache) and follows every notebook change.
+lite: $(LITE_VENV)/.stamp-lite
+	$(LITE_PY) box_gin/tools/lite.py
+
+lite-test: lite $(VENV)/.stamp-test
+	$(BIN)/python -m pytest -p no:nbval -m lite tests/browser/test_lite.py
+
 clean:
-	rm -rf $(VENV) $(NBG) .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(NBG) $(LITE_VENV) .mypy_cache .ruff_cache .hypothesis

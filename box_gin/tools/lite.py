@@ -13,8 +13,9 @@ Everything the site needs is assembled from the package registries, never from a
   packages (numpy, matplotlib) are left out of the lock, so an ``import matplotlib``
   fails at once with ``ModuleNotFoundError`` instead of asking for a file that is not
   there;
-* box-gin itself is a pure wheel built from this checkout with ``BOX_GIN_NO_COMPILE=1``,
-  added to the lock with its dependencies (babel, rich) and the widget packages, and
+* box-gin itself is a pure wheel built from this checkout with ``BOX_GIN_NO_COMPILE=1``
+  (less the catalogs' .po sources: the browser reads the compiled .mo files), added to
+  the lock with its dependencies (babel, rich) and the widget packages, and
   preloaded when the kernel starts: a notebook's ``import box_gin`` just works.
 
 The site is written by ``jupyter lite build`` (jupyterlite-core and
@@ -187,9 +188,15 @@ def build_box_gin_wheel(root: Path, dest: Path) -> Path:
     """box-gin as a pure wheel, built from the checkout without its C extension."""
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
+    # Built from a copy: with BOX_GIN_NO_COMPILE=1 the build hook deletes the compiled
+    # extension next to its source, which the checkout's editable install uses.
+    source = dest / "src"
+    shutil.copytree(root, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv*", "build", "dist", "__pycache__", "*.so", "*.pyd", ".*_cache",
+        "tests", "notebooks", "solutions", "exercises", "benchmarks"))
     env = {**os.environ, "BOX_GIN_NO_COMPILE": "1"}
     command = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
-               "--wheel-dir", str(dest), str(root)]
+               "--wheel-dir", str(dest), str(source)]
     done = subprocess.run(command, capture_output=True, text=True, env=env)
     if done.returncode != 0:
         raise LiteBuildError(f"building the box-gin wheel failed:\n{pip_errors(done.stderr)}")
@@ -203,7 +210,29 @@ def build_box_gin_wheel(root: Path, dest: Path) -> Path:
         raise LiteBuildError(f"{wheels[0].name} holds a compiled file")
     if not any(n.endswith(".mo") for n in names):
         raise LiteBuildError(f"{wheels[0].name} holds no compiled catalog (.mo)")
+    drop_catalog_sources(wheels[0])
     return wheels[0]
+
+
+def drop_catalog_sources(wheel: Path) -> None:
+    """Take the catalogs' sources (.po, .pot) out of the wheel, and out of its RECORD.
+    The browser reads the compiled .mo; with a .po beside it that unpacked a moment
+    later, box_gin.i18n would take the .po for an edit and compile it with babel."""
+    def is_source(name: str) -> bool:
+        return name.startswith("box_gin/locale/") and name.endswith((".po", ".pot"))
+
+    slim = wheel.with_name(wheel.name + ".part")
+    with zipfile.ZipFile(wheel) as src, zipfile.ZipFile(slim, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in src.infolist():
+            if is_source(info.filename):
+                continue
+            data = src.read(info)
+            if info.filename.endswith(".dist-info/RECORD"):
+                lines = data.decode("utf-8").splitlines(keepends=True)
+                data = "".join(line for line in lines
+                               if not is_source(line.split(",")[0])).encode("utf-8")
+            out.writestr(info, data)
+    slim.replace(wheel)
 
 
 # -- the lock -------------------------------------------------------------------------
@@ -288,10 +317,13 @@ def closure(roots: Iterable[str], packages: dict[str, dict[str, Any]]) -> list[s
 
 
 def assemble_lock(lock: dict[str, Any], added: Sequence[Path], preload: Sequence[str],
-                  pyodide_dir: Path, cache: Path) -> dict[str, Any]:
+                  pyodide_dir: Path, cache: Path,
+                  lazy: Sequence[str] = ()) -> dict[str, Any]:
     """The lock cut down to what ``preload`` needs, every wheel beside it in
     ``pyodide_dir``: the lock's pure wheels from PyPI at their locked version, the
-    ``added`` wheels described from their own metadata."""
+    ``added`` wheels described from their own metadata.  The ``lazy`` packages stay in
+    the lock but leave every ``depends`` list, so that loading the packages that require
+    them does not load them too."""
     packages = {canonical(k): v for k, v in lock["packages"].items()}
     for wheel in added:
         entry = lock_entry(wheel)
@@ -318,6 +350,9 @@ def assemble_lock(lock: dict[str, Any], added: Sequence[Path], preload: Sequence
         entry["sha256"] = sha256(source)
         shutil.copy2(source, pyodide_dir / source.name)
         out[name] = entry
+    lazy_names = {canonical(n) for n in lazy}
+    for entry in out.values():
+        entry["depends"] = [d for d in entry["depends"] if canonical(d) not in lazy_names]
     return {**lock, "packages": out}
 
 
@@ -403,7 +438,10 @@ def build(out: Path, cache: Path, root: Path = ROOT) -> Path:
 
     lock_path = pyodide_dir / "pyodide-lock.json"
     lock = json.loads(lock_path.read_text(encoding="utf-8"))
-    new_lock = assemble_lock(lock, added, py["preload"], pyodide_dir, cache)
+    lazy = py.get("lazy", [])
+    if set(map(canonical, lazy)) & set(map(canonical, py["preload"])):
+        raise LiteBuildError("lite/site.toml: a package cannot be both `preload` and `lazy`")
+    new_lock = assemble_lock(lock, added, py["preload"], pyodide_dir, cache, lazy)
     lock_path.write_text(json.dumps(new_lock, indent=1, sort_keys=True) + "\n",
                          encoding="utf-8")
     log(f"pyodide-lock.json: {len(new_lock['packages'])} of {len(lock['packages'])} "
