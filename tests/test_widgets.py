@@ -676,6 +676,24 @@ def test_chart_is_a_deterministic_png_of_cumulative_scores():
     assert all(len(s) == len(a.match.history) + 1 for s in series.values())
 
 
+def test_without_matplotlib_the_chart_says_why_and_the_game_plays(monkeypatch):
+    import box_gin.widgets.game_table as game_table
+
+    # The browser kit (JupyterLite) has no matplotlib: the table must not draw, nor raise.
+    monkeypatch.setattr(game_table, "have_matplotlib", lambda: False)
+    monkeypatch.setattr(game_table, "chart_png", lambda *a: pytest.fail("drew a chart"))
+    table = GameTable(seed=5)
+    assert table.chart not in table.children and table.chart_note in table.children
+    assert "matplotlib" in table.chart_note.value
+    play_by_clicks(table)
+    assert table.match.winner is not None
+    set_language("fr")
+    try:
+        assert "matplotlib" in table.chart_note.value and "navigateur" in table.chart_note.value
+    finally:
+        set_language("en")
+
+
 # -- language and static views ----------------------------------------------------------------
 
 def test_widgets_re_render_on_language_change_and_go_right_to_left():

@@ -30,6 +30,7 @@ from ..display import (
     result_html,
     roles_html,
 )
+from ..compat import chart_needs_full_install, have_matplotlib
 from ..errors import BoxGinError
 from ..hand import HandResult, Phase, Role, SeatView
 from ..i18n import _, ngettext
@@ -129,7 +130,8 @@ class GameTable(BoxGinWidget):
         self.rules = rules
         self.seed = seed
         self.bot_specs = bots
-        self.show_chart = chart
+        # Without matplotlib (the browser kit) the chart's place says why it is missing.
+        self.show_chart = chart and have_matplotlib()
         self.selected: Card | None = None
         self.drawn: Card | None = None
         self.showing: HandResult | None = None
@@ -158,6 +160,7 @@ class GameTable(BoxGinWidget):
         self.score_readout = readout("bg-scoresheet-readout")
         self.chart = w.Image(format="png", layout=w.Layout(max_width="560px"))
         self.chart.add_class("bg-chart")
+        self.chart_note = readout("bg-chart-note")
         for key, action in ACTION_BUTTONS.items():
             self._button(key, self._player(key, action))
         self._button("advice", self.ask_advice)
@@ -176,7 +179,8 @@ class GameTable(BoxGinWidget):
                      self.opponent_readout, self.pile_readout, self.hand_label,
                      self.hand_row, play, meta, self.message, self.advice_readout,
                      self.result_readout, self.score_readout,
-                     *([self.chart] if chart else [])])
+                     *([self.chart] if self.show_chart else
+                       [self.chart_note] if chart else [])])
 
     # -- state -------------------------------------------------------------------------
 
@@ -481,6 +485,8 @@ class GameTable(BoxGinWidget):
         self.score_readout.value = match_html(match)
         if self.show_chart:
             self._render_chart()
+        else:
+            self.chart_note.value = text_html(chart_needs_full_install(), "bg-chart-note-text")
 
     def _status_text(self) -> str:
         match = self.match
