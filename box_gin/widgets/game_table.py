@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 from ..actions import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, discard, knock
 from ..bots import Advice, Bot, advise, greedy_bot, seeded_random_bot
 from ..cards import Card
+from ..compat import chart_needs_full_install, have_matplotlib
 from ..display import (
     STYLE,
     back_html,
@@ -30,7 +31,6 @@ from ..display import (
     result_html,
     roles_html,
 )
-from ..compat import chart_needs_full_install, have_matplotlib
 from ..errors import BoxGinError
 from ..hand import HandResult, Phase, Role, SeatView
 from ..i18n import _, ngettext
