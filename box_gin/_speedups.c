@@ -9,6 +9,8 @@
  *                            or -1 (not exactly Cards, or a card repeated)
  *   best(mask)               (least deadwood, mask of the cards in sets), with
  *                            best_melds' tie-break
+ *   best_cards(seq)          (mask, least deadwood, mask of the cards in sets) of
+ *                            mask_of(seq), or (-1, 0, 0) when mask_of gives -1
  *   min_deadwood(mask)       the least deadwood
  *   discard_table(mask)      (card order, card, index, deadwood after discarding it),
  *                            in card order
@@ -397,6 +399,24 @@ static PyObject *sp_best(PyObject *self, PyObject *arg) {
     return out;
 }
 
+static PyObject *sp_best_cards(PyObject *self, PyObject *seq) {
+    PyObject *m = sp_mask_of(self, seq);
+    if (m == NULL) return NULL;
+    long long signed_mask = PyLong_AsLongLong(m);
+    if (signed_mask == -1 && PyErr_Occurred()) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (signed_mask < 0) {
+        Py_DECREF(m);
+        return Py_BuildValue("(iii)", -1, 0, 0);
+    }
+    uint64_t in_sets;
+    int value = best_c((uint64_t)signed_mask, &in_sets);
+    PyObject *out = Py_BuildValue("(NiK)", m, value, (unsigned long long)in_sets);
+    return out;
+}
+
 static PyObject *sp_min_deadwood(PyObject *self, PyObject *arg) {
     uint64_t mask;
     if (read_mask(arg, &mask) < 0) return NULL;
@@ -483,6 +503,8 @@ static PyMethodDef methods[] = {
      "or frozenset of distinct Cards, else -1."},
     {"best", sp_best, METH_O, "best(mask): (least deadwood, mask of the cards in sets), "
      "with best_melds' tie-break."},
+    {"best_cards", sp_best_cards, METH_O, "best_cards(cards): (mask, least deadwood, mask of "
+     "the cards in sets) of mask_of(cards), or (-1, 0, 0)."},
     {"min_deadwood", sp_min_deadwood, METH_O, "min_deadwood(mask): the least deadwood."},
     {"discard_table", sp_discard_table, METH_O, "discard_table(mask): (sort key, card, "
      "index, least deadwood after discarding it) for each card, in card order."},

@@ -44,6 +44,7 @@ __all__ = [
     "TO_RANK_MAJOR",
     "after_each",
     "best",
+    "best_cards",
     "discard_table",
     "hand_mask",
     "knockable",
@@ -225,6 +226,25 @@ def best(mask: int) -> tuple[int, int]:
     return least, min(found, key=lambda removed: _tie_key(mask, removed))
 
 
+def best_cards(cards: object) -> tuple[int, int, int]:
+    """:func:`mask_of` and :func:`best` in one call, for ``best_melds``: (mask, least
+    deadwood, mask of the cards in sets), or (-1, 0, 0) when ``mask_of`` would say -1."""
+    if type(cards) in _PLAIN:
+        try:
+            mask: int = sum(map(_BIT, cards))  # type: ignore[call-overload]
+        except TypeError:
+            return -1, 0, 0
+        if mask.bit_count() == len(cards):  # type: ignore[arg-type]
+            s0, s1 = mask & SUIT_BITS, (mask >> 13) & SUIT_BITS
+            s2, s3 = (mask >> 26) & SUIT_BITS, (mask >> 39) & SUIT_BITS
+            if not sets_in_play(s0, s1, s2, s3):  # best's first case, without its call
+                dead = RUN_DEADWOOD
+                return mask, dead[s0] + dead[s1] + dead[s2] + dead[s3], 0
+            value, in_sets = best(mask)
+            return mask, value, in_sets
+    return -1, 0, 0
+
+
 def _tie_key(mask: int, in_sets: int) -> tuple[int, tuple[int, ...], int]:
     dead = mask & ~melded_after_sets(mask, in_sets)
     # Each card's place in card order, highest first: compared as tuples, the lower one
@@ -355,7 +375,7 @@ def hand_mask(cards: CardsLike) -> int:
 
 #: The pure-Python kernels, whichever path is in use.
 PURE: dict[str, Callable[..., Any]] = {
-    "mask_of": mask_of, "best": best, "min_deadwood": min_deadwood,
+    "mask_of": mask_of, "best": best, "best_cards": best_cards, "min_deadwood": min_deadwood,
     "discard_table": discard_table, "after_each": after_each, "least_after": least_after,
     "knockable": knockable,
 }
@@ -374,6 +394,7 @@ if os.environ.get("BOX_GIN_PURE", "").strip() != "1":
             from ._speedups import (  # type: ignore[assignment]
                 after_each,
                 best,
+                best_cards,
                 discard_table,
                 knockable,
                 least_after,

@@ -26,8 +26,8 @@ from .kernels import (
     RUN_MELDED,
     SUIT_BITS,
     best,
+    best_cards,
     hand_mask,
-    mask_of,
     melded_after_sets,
     min_deadwood,
     sets_of,
@@ -365,11 +365,12 @@ def best_melds(cards: CardsLike) -> Arrangement:
     >>> best_melds("TC TD TH JH QH").deadwood   # a tie at 20: keep the lower cards
     (TC, TD)
     """
-    mask = mask_of(cards)
+    mask, value, in_sets = best_cards(cards)
     if mask < 0:
         mask = hand_mask(cards)  # raises the error that fits
+        value, in_sets = best(mask)
     arrangement = _new_arrangement(Arrangement)
-    arrangement._value, in_sets = best(mask)
+    arrangement._value = value
     arrangement._lazy = (mask, in_sets)
     return arrangement
 

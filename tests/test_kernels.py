@@ -147,6 +147,14 @@ INPUTS: list[object] = [
 def test_mask_of_agrees(cards: object) -> None:
     assert EXT is not None
     assert EXT.mask_of(cards) == PURE["mask_of"](cards)
+    assert EXT.best_cards(cards) == PURE["best_cards"](cards)
+
+
+def test_best_cards_is_mask_of_then_best() -> None:
+    for mask in masks(3_000, seed=12):
+        cards = tuple(c for c in BY_INDEX if mask & c.bit)
+        assert kernels.best_cards(cards) == (mask, *kernels.best(mask))
+        assert PURE["best_cards"](list(cards)) == (mask, *PURE["best"](mask))
 
 
 def test_mask_of_refuses_what_is_not_plain_cards() -> None:
