@@ -27,6 +27,7 @@ from pathlib import Path
 
 from ..errors import BoxGinError
 from ..i18n import LANGUAGES, _
+from ..katas.release import BEGIN_HIDDEN as HIDDEN_TESTS  # a cell with it is nbgrader's
 
 SUFFIXES = (".ipynb", ".py")
 SKIP_DIRS = {".ipynb_checkpoints", "__pycache__", ".git", ".venv"}
@@ -222,6 +223,8 @@ def extract_cells(path: Path, data: bytes | None = None) -> list[tuple[str, str]
             src = cell.get("source", "")
             src = "".join(s for s in src if isinstance(s, str)) if isinstance(
                 src, list) else str(src)
+            if HIDDEN_TESTS in src:
+                continue  # an nbgrader test cell: the instructor's, graded by nbgrader
             cleaned = _clean(src)
             if cleaned is not None and cleaned.strip():
                 out.append((_("{file}, cell {n}").format(file=path.name, n=i + 1), cleaned))

@@ -957,7 +957,7 @@ def _judge_game_winner(args: Args, expected: Any, got: Any) -> str | None:
         return None
     if expected is None:
         return _("nobody reaches {target} points in these hands").format(target=args[1])
-    return _("{name} is the first to reach {target} points").format(
+    return _("the first to reach {target} points is {name}").format(
         name=expected, target=args[1])
 
 
