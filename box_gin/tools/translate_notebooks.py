@@ -31,6 +31,7 @@ import ast
 import datetime
 import io
 import json
+import posixpath
 import re
 import sys
 import tokenize
@@ -381,7 +382,29 @@ def missing(source: Source, lang: str, root: Path = ROOT) -> list[str]:
 
 # --- writing a translated notebook -----------------------------------------------------
 
-def _markdown(source: str, units: list[Unit], table: dict[str, str], lang: str) -> str:
+#: A markdown link's target: ``[text](target)``.
+LINK = re.compile(r"(\]\()([^)\s]+)(\))")
+#: The folders whose notebooks have a translation in ``<folder>/<lang>/``.
+TRANSLATED = ("notebooks", "solutions", "exercises")
+
+
+def _link(target: str, group: str, lang: str) -> str:
+    """A relative link of an English notebook in ``group/``, for its translation in
+    ``group/lang/``: the same file, or its translation when it has one."""
+    if re.match(r"^[a-z][a-z0-9+.-]*:|^[#/]", target):
+        return target  # a web address, an anchor, an absolute path
+    path, anchor = (target.split("#", 1) + [""])[:2]
+    where = posixpath.normpath(posixpath.join(group, path))
+    folder, name = posixpath.split(where)
+    if folder in TRANSLATED and name.endswith(".ipynb") and (folder, name) != (
+            "notebooks", "START.ipynb"):
+        where = posixpath.join(folder, lang, name)
+    new = posixpath.relpath(where, posixpath.join(group, lang))
+    return new + (f"#{anchor}" if anchor else "")
+
+
+def _markdown(source: str, units: list[Unit], table: dict[str, str], lang: str,
+              group: str = "notebooks") -> str:
     lines = source.split("\n")
     for unit in reversed(units):
         text = table[unit.text]
@@ -394,6 +417,7 @@ def _markdown(source: str, units: list[Unit], table: dict[str, str], lang: str) 
         lines[unit.first: unit.last + 1] = new
     text = "\n".join(lines)
     text = text.replace("`exercises/", f"`exercises/{lang}/")
+    text = LINK.sub(lambda m: m[1] + _link(m[2], group, lang) + m[3], text)
     if lang in RTL_LANGUAGES:
         text = f'<div dir="rtl">\n\n{text.strip()}\n\n</div>'
     return text
@@ -425,7 +449,7 @@ def _with_language(source: str, lang: str) -> str:
 
 
 def translate_notebook(nb: dict[str, Any], table: dict[str, str], lang: str,
-                       where: str = "") -> dict[str, Any]:
+                       where: str = "", group: str = "notebooks") -> dict[str, Any]:
     """A copy of ``nb`` with every message translated (outputs kept as they are)."""
     cells = []
     first_code = True
@@ -441,7 +465,7 @@ def translate_notebook(nb: dict[str, Any], table: dict[str, str], lang: str,
             raise TranslationError(f"{where} cell {index}: no {lang} translation of "
                                    f"{lacking[0]!r}")
         if cell.get("cell_type") == "markdown":
-            source = _markdown(source, units, table, lang)
+            source = _markdown(source, units, table, lang, group)
         elif cell.get("cell_type") == "code":
             source = _code(source, units, table, lang)
             if first_code:
@@ -477,7 +501,7 @@ class Plan:
 def plan(source: Source, lang: str, root: Path = ROOT) -> Plan:
     nb = read_notebook(root / source.path)
     table = translations(source, lang, root)
-    new = translate_notebook(nb, table, lang, str(source.path))
+    new = translate_notebook(nb, table, lang, str(source.path), source.group)
     target = source.target(root, lang)
     old = read_notebook(target) if target.exists() else None
     stale = old is None or not _same_text(old, new) or not _executed(old)
