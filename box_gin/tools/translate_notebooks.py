@@ -393,7 +393,7 @@ def _link(target: str, group: str, lang: str) -> str:
     ``group/lang/``: the same file, or its translation when it has one."""
     if re.match(r"^[a-z][a-z0-9+.-]*:|^[#/]", target):
         return target  # a web address, an anchor, an absolute path
-    path, anchor = (target.split("#", 1) + [""])[:2]
+    path, _hash, anchor = target.partition("#")
     where = posixpath.normpath(posixpath.join(group, path))
     folder, name = posixpath.split(where)
     if folder in TRANSLATED and name.endswith(".ipynb") and (folder, name) != (
