@@ -136,7 +136,13 @@ def main() -> None:
                     value = fn(*args)
                 finally:
                     setitimer(real, 0)
-                outcomes.append({"ok": wire.encode(value, card_type=card_type, card_text=repr)})
+                answer = {"ok": wire.encode(value, card_type=card_type, card_text=repr)}
+                # An argument changed in place: the caller's data is not the function's.
+                changed = [i for i, (arg, sent) in enumerate(zip(args, data, strict=True))
+                           if wire.encode(arg, card_type=card_type, card_text=repr) != sent]
+                if changed:
+                    answer["changed"] = changed
+                outcomes.append(answer)
             except Timeout:
                 outcomes.append({"timeout": per_call})
             except RecursionError:

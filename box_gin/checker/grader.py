@@ -103,12 +103,18 @@ def _card_of(text: str) -> Any:
     return card if card is not None else Opaque(repr(clean_text(text, 20)))
 
 
-def decode_outcome(data: Any) -> Outcome:
-    """An outcome as the child sent it, checked: anything malformed is a failure."""
+def decode_outcome(data: Any, params: Sequence[str] = ()) -> Outcome:
+    """An outcome as the child sent it, checked: anything malformed is a failure.
+    ``params``: the kata's parameter names, to name an argument changed in place."""
     try:
         data = _plain(data)
         if isinstance(data, dict) and "ok" in data:
-            return Returned(decode(data["ok"], card_of=_card_of))
+            changed = data.get("changed")
+            names: tuple[str, ...] = ()
+            if isinstance(changed, list) and changed:
+                names = tuple(params[i] if isinstance(i, int) and 0 <= i < len(params)
+                              else "?" for i in changed[:8])
+            return Returned(decode(data["ok"], card_of=_card_of), names)
         if isinstance(data, dict) and isinstance(data.get("raised"), list) and len(
                 data["raised"]) == 3:
             name, value_error, message = data["raised"]
@@ -260,7 +266,7 @@ def _grade_kata(child: Child, kata: Kata, request: int, blocked: list[str],
                 run: Run) -> KataResult:
     cases, expected = run.cases[kata.name]
     answer = child.run(request, kata.name, list(kata.hide), run.encoded[kata.name])
-    outcomes = [decode_outcome(o) for o in answer["outcomes"]]
+    outcomes = [decode_outcome(o, kata.params) for o in answer["outcomes"]]
     more = answer.get("blocked")
     if isinstance(more, list):
         blocked = blocked + [clean_text(b, 80) for b in more[:20] if b not in blocked]
@@ -270,17 +276,17 @@ def _grade_kata(child: Child, kata: Kata, request: int, blocked: list[str],
     if not failures:
         return KataResult(kata, True, n_public, len(cases) - n_public, True)
     first: Failure = min(failures, key=lambda f: (kata.size(f.args), not f.public))
-    if not first.public:
-        counter = [request * 1000]
+    # Public failures are shrunk too (they stay marked public).
+    counter = [request * 1000]
 
-        def oracle(batch: Sequence[Args]) -> list[Outcome]:
-            counter[0] += 1
-            reply = child.run(counter[0], kata.name, list(kata.hide),
-                              [_encode(a) for a in batch])
-            return [decode_outcome(o) for o in reply["outcomes"]]
+    def oracle(batch: Sequence[Args]) -> list[Outcome]:
+        counter[0] += 1
+        reply = child.run(counter[0], kata.name, list(kata.hide),
+                          [_encode(a) for a in batch])
+        return [decode_outcome(o, kata.params) for o in reply["outcomes"]]
 
-        with suppress(ChildGone):
-            first = shrink_failure(kata, first, oracle, rounds=SHRINK_ROUNDS)
+    with suppress(ChildGone):
+        first = shrink_failure(kata, first, oracle, rounds=SHRINK_ROUNDS)
     return KataResult(kata, False, n_public, len(cases) - n_public, True, first, note)
 
 
