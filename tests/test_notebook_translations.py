@@ -63,6 +63,30 @@ def test_markdown_is_cut_by_heading_paragraph_list_item_and_table_row() -> None:
         "| **box** | seul |\n")
 
 
+def test_links_leaving_the_folder_reach_the_same_files_from_the_language_folder() -> None:
+    source = ("The katas of [exercises/02_melds.ipynb](../exercises/02_melds.ipynb). Next: "
+              "[03_knocking.ipynb](03_knocking.ipynb). All: [Start here](../START.ipynb).")
+    units = tn.markdown_units(source)
+    assert tn._markdown(source, units, {units[0].text: units[0].text}, "fr") == (
+        "The katas of [exercises/fr/02_melds.ipynb](../../exercises/fr/02_melds.ipynb). "
+        "Next: [03_knocking.ipynb](03_knocking.ipynb). All: [Start here](../../START.ipynb).")
+
+
+def test_every_relative_link_of_a_notebook_reaches_a_file() -> None:
+    link = re.compile(r"\]\(([^)\s:#]+\.ipynb)\)")
+    checked = 0
+    for folder in ("notebooks", "solutions", "exercises"):
+        for path in sorted((ROOT / folder).glob("**/*.ipynb")):
+            if "locale" in path.parts or ".ipynb_checkpoints" in path.parts:
+                continue
+            for cell in tn.read_notebook(path)["cells"]:
+                if cell["cell_type"] == "markdown":
+                    for target in link.findall(tn.cell_source(cell)):
+                        assert (path.parent / target).is_file(), f"{path}: {target}"
+                        checked += 1
+    assert checked >= 12, checked  # the English notebooks alone link 12 times
+
+
 def test_code_gives_comments_docstrings_and_marked_strings_only() -> None:
     source = ('def f():\n    """Say hello."""\n    print("hi", "x")  # i18n\n'
               '    return "not marked"  # a comment\n### BEGIN SOLUTION\n')
@@ -85,6 +109,9 @@ def test_translating_every_message_into_itself_gives_back_the_english() -> None:
             if old["cell_type"] == "markdown":
                 before = tn.CELL_SPLIT.sub(" | ", re.sub(r"\n(?!\n|- |\||#)\s*", " ", before))
                 after = tn.CELL_SPLIT.sub(" | ", after).replace("`exercises/fr/", "`exercises/")
+                after = (after.replace("[exercises/fr/", "[exercises/")
+                         .replace("](../../exercises/fr/", "](../exercises/")
+                         .replace("](../../", "](../"))
                 assert " ".join(after.split()) == " ".join(before.split()), (source, index)
             else:
                 after = after.replace('set_language("fr")', 'set_language("en")')

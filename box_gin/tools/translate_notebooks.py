@@ -58,6 +58,8 @@ BULLET = re.compile(r"^(\s*(?:[-*+]|\d{1,9}[.)])[ \t]+)")
 HEADING = re.compile(r"^(\s*#{1,6}[ \t]+)")
 CELL_SPLIT = re.compile(r"\s*(?<!\\)\|\s*")
 SET_LANGUAGE = re.compile(r"""set_language\((["'])en\1\)""")
+#: A markdown link whose target leaves the notebook's folder (``](../START.ipynb)``).
+UP_LINK = re.compile(r"(\]\()\.\./([^)\s]*\))")
 
 
 class TranslationError(BoxGinError):
@@ -394,9 +396,20 @@ def _markdown(source: str, units: list[Unit], table: dict[str, str], lang: str) 
         lines[unit.first: unit.last + 1] = new
     text = "\n".join(lines)
     text = text.replace("`exercises/", f"`exercises/{lang}/")
+    text = text.replace("[exercises/", f"[exercises/{lang}/")
+    text = UP_LINK.sub(lambda m: _link_from_language_folder(m, lang), text)
     if lang in RTL_LANGUAGES:
         text = f'<div dir="rtl">\n\n{text.strip()}\n\n</div>'
     return text
+
+
+def _link_from_language_folder(match: re.Match[str], lang: str) -> str:
+    """A link target that leaves the folder, seen from the language's folder one level
+    deeper (``notebooks/fr/`` for ``notebooks/``); the katas are those of the language."""
+    target = match.group(2)
+    if target.startswith("exercises/"):
+        target = f"exercises/{lang}/" + target[len("exercises/"):]
+    return f"{match.group(1)}../../{target}"
 
 
 def _code(source: str, units: list[Unit], table: dict[str, str], lang: str) -> str:
