@@ -327,7 +327,7 @@ def _uk_pattern(word: str) -> str:
 
 def _hu_pattern(word: str) -> str:
     """A Hungarian word with any suffixes: suffixes are added at the end, and a final a
-    or e lengthens before them (a kombináció-t, the box-ban; no letters dropped)."""
+    or e lengthens before them (kombinációt, boxban, dámát; no letter is dropped)."""
     head, last = word[:-1], word[-1:]
     return re.escape(head) + {"a": "[aá]", "e": "[eé]"}.get(last, re.escape(last))
 
