@@ -63,6 +63,30 @@ def test_markdown_is_cut_by_heading_paragraph_list_item_and_table_row() -> None:
         "| **box** | seul |\n")
 
 
+def test_links_leaving_the_folder_reach_the_same_files_from_the_language_folder() -> None:
+    source = ("The katas of [exercises/02_melds.ipynb](../exercises/02_melds.ipynb). Next: "
+              "[03_knocking.ipynb](03_knocking.ipynb). All: [Start here](../START.ipynb).")
+    units = tn.markdown_units(source)
+    assert tn._markdown(source, units, {units[0].text: units[0].text}, "fr") == (
+        "The katas of [exercises/fr/02_melds.ipynb](../../exercises/fr/02_melds.ipynb). "
+        "Next: [03_knocking.ipynb](03_knocking.ipynb). All: [Start here](../../START.ipynb).")
+
+
+def test_every_relative_link_of_a_notebook_reaches_a_file() -> None:
+    link = re.compile(r"\]\(([^)\s:#]+\.ipynb)\)")
+    checked = 0
+    for folder in ("notebooks", "solutions", "exercises"):
+        for path in sorted((ROOT / folder).glob("**/*.ipynb")):
+            if "locale" in path.parts or ".ipynb_checkpoints" in path.parts:
+                continue
+            for cell in tn.read_notebook(path)["cells"]:
+                if cell["cell_type"] == "markdown":
+                    for target in link.findall(tn.cell_source(cell)):
+                        assert (path.parent / target).is_file(), f"{path}: {target}"
+                        checked += 1
+    assert checked >= 12, checked  # the English notebooks alone link 12 times
+
+
 def test_code_gives_comments_docstrings_and_marked_strings_only() -> None:
     source = ('def f():\n    """Say hello."""\n    print("hi", "x")  # i18n\n'
               '    return "not marked"  # a comment\n### BEGIN SOLUTION\n')
@@ -85,6 +109,9 @@ def test_translating_every_message_into_itself_gives_back_the_english() -> None:
             if old["cell_type"] == "markdown":
                 before = tn.CELL_SPLIT.sub(" | ", re.sub(r"\n(?!\n|- |\||#)\s*", " ", before))
                 after = tn.CELL_SPLIT.sub(" | ", after).replace("`exercises/fr/", "`exercises/")
+                after = (after.replace("[exercises/fr/", "[exercises/")
+                         .replace("](../../exercises/fr/", "](../exercises/")
+                         .replace("](../../", "](../"))
                 assert " ".join(after.split()) == " ".join(before.split()), (source, index)
             else:
                 after = after.replace('set_language("fr")', 'set_language("en")')
@@ -271,19 +298,62 @@ def _hebrew(word: str) -> bool:
     return any("\u0590" <= ch <= "\u05ff" for ch in word)
 
 
-def stems(term: str) -> list[str]:
-    """What of each word of a glossary translation must appear: the word less its ending
-    (Latin letters), or, in Hebrew, without article/preposition and ending."""
+UK_VOWELS = "аеєиіїоуюя"
+#: A Ukrainian glossary word's ending: infinitive (стукнути, стукати, not карти),
+#: adjective (великий), or noun/adjective vowel or soft sign (роздача, мертві, гравець).
+UK_ENDING = re.compile(r"(?:[ую]ти|(?<=[аеиіоя])ти|ий|ій|[аяоеєіїиуюйь])$")
+#: The case endings that may follow a short Ukrainian stem (ціл-ь, ціл-і, ціл-лю, сет-ом).
+UK_CASE = r"(?:{last}?[юя]|[аяуюіїиеєоь]|[оеє]м|[ая]м|[ая]х|[ая]ми|[іїо]в|ей|[оеє]ю|[ое]ві)?"
+LETTER = r"[^\W\d_]"
+
+
+def _uk_pattern(word: str) -> str:
+    """A Ukrainian word less its ending, found in any case: the vowel of a closed last
+    syllable may alternate or drop (гравець/гравця, послідовність/послідовності), and a
+    stem shorter than four letters must be followed by a case ending and the word's end
+    (ціль/цілі/ціллю, but not цілком)."""
+    stem = UK_ENDING.sub("", word) if len(word) > 3 else word
+    closed = word[-1] not in UK_VOWELS
+    alternating = re.fullmatch(rf"(.{{2,}}?)([еоі])([^{UK_VOWELS}ь]{{1,2}})", stem)
+    if closed and alternating:
+        head, _vowel, tail = alternating.groups()
+        pattern = re.escape(head) + "[еоі]?" + re.escape(tail)
+    else:
+        pattern = re.escape(stem)
+    if len(stem) < 4:
+        pattern += UK_CASE.format(last=re.escape(stem[-1])) + f"(?!{LETTER})"
+    return f"(?<!{LETTER})" + pattern
+
+
+def _hu_pattern(word: str) -> str:
+    """A Hungarian word with any suffixes: suffixes are added at the end, and a final a
+    or e lengthens before them (kombinációt, boxban, dámát; no letter is dropped)."""
+    head, last = word[:-1], word[-1:]
+    return re.escape(head) + {"a": "[aá]", "e": "[eé]"}.get(last, re.escape(last))
+
+
+def stems(term: str, lang: str = "") -> list[str]:
+    """What of each word of a glossary translation must appear, as regular expressions:
+    in Hebrew the word without article/preposition and ending; in Ukrainian the word less
+    its ending, in any case (``_uk_pattern``); in Hungarian the whole word, which suffixes
+    follow (``_hu_pattern``); otherwise the word less its last two letters."""
     out = []
     for word in _fold(term).split():
+        word = word.strip(",.;:!?")
         if _hebrew(word):
             if len(word) > 3 and word[0] in "הבל":
                 word = word[1:]
             word = re.sub(r"(?:ימ|ות|ה|ת)$", "", word) if len(word) > 3 else word
+        elif lang == "uk" and len(word) >= 2:
+            out.append(_uk_pattern(word))
+            continue
+        elif lang == "hu" and len(word) >= 2:
+            out.append(_hu_pattern(word))
+            continue
         elif len(word) > 4:
             word = word[: max(4, len(word) - 2)]
         if len(word) >= 2:
-            out.append(word)
+            out.append(re.escape(word))
     return out
 
 
@@ -291,18 +361,18 @@ def _skeleton(text: str) -> str:
     return re.sub("[וי]", "", text)
 
 
-def uses(text: str, alternatives: list[str]) -> bool:
+def uses(text: str, alternatives: list[str], lang: str = "") -> bool:
     folded = _fold(text)
     for alternative in alternatives:
         found = True
-        for stem in stems(alternative):
-            if stem in folded:
+        for stem in stems(alternative, lang):
+            if re.search(stem, folded):
                 continue
             skeleton = _skeleton(stem)
             if not (_hebrew(stem) and len(skeleton) >= 3 and skeleton in _skeleton(folded)):
                 found = False
                 break
-        if found and stems(alternative):
+        if found and stems(alternative, lang):
             return True
     return False
 
@@ -342,7 +412,7 @@ def glossary_misses(lang: str) -> list[tuple[str, str, str]]:
                 wanted |= english_terms(unit.text) - skipped.get(unit.text, set())
             translated = " ".join(table.get(u.text, "") for u in units)
             for term in sorted(wanted):
-                if term in words and not uses(translated, words[term]):
+                if term in words and not uses(translated, words[term], lang):
                     misses.append((str(source.path), term, translated[:120]))
     return misses
 
@@ -358,6 +428,28 @@ def test_glossary_check_can_fail() -> None:
     assert not uses("il garde du bois mort", words["deadwood"])
     assert uses("השחקן בקופסה דופק", glossary("he")["knock"])
     assert not uses("השחקן בקופסה זורק", glossary("he")["knock"])
+
+
+def test_ukrainian_terms_are_found_in_any_case_and_only_there() -> None:
+    words = glossary("uk")
+    assert uses("мертві карти гравця, що стукнув", words["knocker"], "uk")
+    assert uses("три карти поспіль: послідовності", words["run"], "uk")
+    assert uses("хто першим досягне цілі", words["target"], "uk")
+    assert uses("гра з ціллю 100", words["target"], "uk")
+    assert uses("капітанові", words["captain"], "uk")
+    assert not uses("хто першим набере 100 очок", words["target"], "uk")
+    assert not uses("гравця цілком захищено", words["target"], "uk")
+    assert not uses("бокс стукає", words["run"], "uk")
+    assert not uses("карти гравця", words["knocker"], "uk")
+
+
+def test_hungarian_terms_take_suffixes_but_keep_their_letters() -> None:
+    words = glossary("hu")
+    assert uses("a kopogó maradékát", words["deadwood"], "hu")
+    assert uses("a kombinációkat", words["meld"], "hu")
+    assert uses("ginnel zár", words["gin"], "hu")
+    assert not uses("3 lap maradt a talonban", words["deadwood"], "hu")
+    assert not uses("a box kopog", words["meld"], "hu")
 
 
 def test_languages_are_those_of_the_kit() -> None:

@@ -59,6 +59,7 @@ BULLET = re.compile(r"^(\s*(?:[-*+]|\d{1,9}[.)])[ \t]+)")
 HEADING = re.compile(r"^(\s*#{1,6}[ \t]+)")
 CELL_SPLIT = re.compile(r"\s*(?<!\\)\|\s*")
 SET_LANGUAGE = re.compile(r"""set_language\((["'])en\1\)""")
+#: A markdown link whose target leaves the notebook's folder (``](../START.ipynb)``).
 
 
 class TranslationError(BoxGinError):
@@ -417,6 +418,7 @@ def _markdown(source: str, units: list[Unit], table: dict[str, str], lang: str,
         lines[unit.first: unit.last + 1] = new
     text = "\n".join(lines)
     text = text.replace("`exercises/", f"`exercises/{lang}/")
+    text = text.replace("[exercises/", f"[exercises/{lang}/")
     text = LINK.sub(lambda m: m[1] + _link(m[2], group, lang) + m[3], text)
     if lang in RTL_LANGUAGES:
         text = f'<div dir="rtl">\n\n{text.strip()}\n\n</div>'
