@@ -59,7 +59,6 @@ BULLET = re.compile(r"^(\s*(?:[-*+]|\d{1,9}[.)])[ \t]+)")
 HEADING = re.compile(r"^(\s*#{1,6}[ \t]+)")
 CELL_SPLIT = re.compile(r"\s*(?<!\\)\|\s*")
 SET_LANGUAGE = re.compile(r"""set_language\((["'])en\1\)""")
-#: A markdown link whose target leaves the notebook's folder (``](../START.ipynb)``).
 
 
 class TranslationError(BoxGinError):
