@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from typing import Any
 
 from .i18n import _
 
@@ -39,3 +40,51 @@ def chart_needs_full_install() -> str:
     return _("This chart needs matplotlib, which the browser version of the kit does not "
              "have. Everything else works here; to see the chart, use the kit installed "
              "on a computer.")
+
+
+class _NoChart:
+    """Stands in for matplotlib's figures and axes where there is no matplotlib: every
+    call does nothing and gives back a stand-in, so a chart cell runs to its end."""
+
+    def __getattr__(self, name: str) -> _NoChart:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self
+
+    def __call__(self, *args: object, **kwargs: object) -> _NoChart:
+        return self
+
+    def __repr__(self) -> str:
+        return "<no chart>"
+
+
+class NoPyplot(_NoChart):
+    """``matplotlib.pyplot`` for a Python without matplotlib: ``show()`` says why there
+    is no chart; everything else does nothing."""
+
+    def subplots(self, nrows: int = 1, ncols: int = 1, **kwargs: object
+                 ) -> tuple[_NoChart, Any]:
+        """A stand-in figure and its axes: one, or a tuple of ``nrows * ncols``."""
+        n = nrows * ncols
+        return _NoChart(), _NoChart() if n == 1 else tuple(_NoChart() for _ in range(n))
+
+    def show(self, *args: object, **kwargs: object) -> None:
+        print(chart_needs_full_install())
+
+
+def pyplot() -> Any:
+    """``matplotlib.pyplot`` when matplotlib is installed, else a :class:`NoPyplot`, so
+    that a notebook's chart cells run everywhere::
+
+        from box_gin.compat import pyplot
+
+        plt = pyplot()
+        fig, ax = plt.subplots()
+        ax.plot([0, 11, 25])
+        plt.show()      # in the browser kit: a sentence saying the chart needs matplotlib
+    """
+    if have_matplotlib():
+        import matplotlib.pyplot as plt
+
+        return plt
+    return NoPyplot()
