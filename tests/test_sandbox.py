@@ -174,3 +174,23 @@ def test_the_staged_copy_is_read_only_and_holds_no_engine():
     finally:
         box.close()
     assert not stage.exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="sandbox uids are a root checker's")
+def test_two_runs_at_once_never_share_a_sandbox_uid():
+    # A second class graded at the same time must not sweep the first run's children.
+    first = open_sandbox("auto", jobs=2)
+    try:
+        second = open_sandbox("auto", jobs=2)
+        try:
+            mine, theirs = set(first.uids.queue), set(second.uids.queue)
+            assert len(mine) == len(theirs) == 2 and not mine & theirs
+        finally:
+            second.close()
+        third = open_sandbox("auto", jobs=2)  # the second's uids are free again
+        try:
+            assert set(third.uids.queue) == theirs
+        finally:
+            third.close()
+    finally:
+        first.close()

@@ -32,6 +32,7 @@ The trust model, from the checker's side (``docs/checker.md`` has the whole of i
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import json
 import os
 import queue
@@ -60,6 +61,8 @@ STAGED = ("cards.py", "errors.py", "display.py", "i18n.py", "checker/wire.py",
 MAX_LINE = 8 * 1024 * 1024
 #: The first uid of the sandboxes when the checker is root (one uid per concurrent child).
 UID_BASE = int(os.environ.get("BOX_GIN_SANDBOX_UID", "3210000"))
+#: How many uids from UID_BASE runs may claim (several runs at once each take their own).
+UID_RANGE = 1024
 KINDS = ("bubblewrap", "uid", "none")
 
 
@@ -158,6 +161,8 @@ class Sandbox:
     root: bool
     jobs: int = 1
     uids: queue.Queue[int] = field(default_factory=queue.Queue)
+    #: The locks that keep this run's uids its own while it lasts (root).
+    locks: list[int] = field(default_factory=list)
 
     def describe(self) -> str:
         """The isolation in force, in words, for the terminal and the gradebook."""
@@ -260,7 +265,50 @@ class Sandbox:
         """Remove the staged copy; no process of the sandbox uids is left."""
         while not self.uids.empty():
             self.sweep(self.uids.get())
+        for fd in self.locks:
+            with suppress(OSError):
+                os.close(fd)  # the uid may be claimed by another run now
+        self.locks.clear()
         _unstage(self.stage)
+
+    def claim_uids(self, n: int) -> None:
+        """Take ``n`` sandbox uids that no other run holds: another grader running at the
+        same time (a second class, nbgrader) must never sweep this run's children, nor
+        this run its.  Each uid is held by an exclusive lock until :meth:`close`."""
+        folder = _lock_folder()
+        for uid in range(UID_BASE, UID_BASE + UID_RANGE):
+            if self.uids.qsize() >= n:
+                return
+            try:
+                fd = os.open(folder / f"box-gin-uid-{uid}.lock",
+                             os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+            except OSError:
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                continue
+            if uid_processes(uid):  # left by a run that died: not safe to reuse yet
+                os.close(fd)
+                continue
+            self.locks.append(fd)
+            self.uids.put(uid)
+        raise SandboxError(_("no free sandbox uid: {n} runs of the checker at once?").format(
+            n=UID_RANGE))
+
+
+def _lock_folder() -> Path:
+    """The checker's own folder for its uid locks: this user's only, never a link."""
+    folder = Path(tempfile.gettempdir()) / f"box-gin-uids-{os.geteuid()}"
+    with suppress(FileExistsError):
+        folder.mkdir(mode=0o700)
+    info = folder.lstat()
+    if (not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid()
+            or info.st_mode & 0o077):
+        raise SandboxError(_("{folder} is not the checker's own folder: remove it").format(
+            folder=folder))
+    return folder
 
 
 def uid_processes(uid: int) -> list[int]:
@@ -325,8 +373,7 @@ def open_sandbox(kind: str = "auto", jobs: int = 1) -> Sandbox:
             continue
         box = Sandbox(k, "", stage, root, jobs)
         if root and k != "none":
-            for i in range(max(1, jobs)):
-                box.uids.put(UID_BASE + i)
+            box.claim_uids(max(1, jobs))
         for python in _pythons():
             if _probe(box, python):
                 box.python = python
