@@ -45,7 +45,7 @@ def test_the_landing_page_links_every_notebook_and_its_katas():
 def test_every_recap_link_points_at_a_file_of_the_kit():
     import re
 
-    for path in sorted((ROOT / "notebooks").rglob("*.ipynb")):
+    for path in [ROOT / "START.ipynb", *sorted((ROOT / "notebooks").rglob("*.ipynb"))]:
         cells = json.loads(path.read_text("utf-8"))["cells"]
         for target in re.findall(r"\]\(([^)#]+\.ipynb)\)",
                                  "".join("".join(c["source"]) for c in cells)):
