@@ -287,8 +287,7 @@ def test_every_widgets_buttons_share_one_style_and_sit_in_rows():
         for key, button in widget.buttons.items():
             assert "bg-btn" in classes(button), (widget, key)
             layouts.add((button.layout.width, button.layout.min_width, button.layout.height))
-            if not isinstance(widget, GameTable):   # the Game Table adopts them later
-                assert id(button) in in_rows, (widget, key)
+            assert id(button) in in_rows, (widget, key)
         widget.close()
     assert layouts == {("auto", "8em", "2.4em")}
 

@@ -36,7 +36,7 @@ from ..hand import HandResult, Phase, Role, SeatView
 from ..i18n import _, ngettext
 from ..match import Match, SitterView
 from ..rules import STANDARD, Rules
-from .base import BoxGinWidget, CardButton, card_row, readout, text_html
+from .base import BoxGinWidget, CardButton, button_row, card_row, readout, text_html
 
 #: The buttons that play an action, by key, with the action each plays (``None``: the
 #: action needs the selected card).
@@ -169,10 +169,10 @@ class GameTable(BoxGinWidget):
         self._button("new game", self.new_game_next_seed)
         if not rules.big_gin:
             self.buttons["big gin"].layout.display = "none"
-        play = w.HBox([self.buttons[k] for k in ACTION_BUTTONS])
+        play = button_row([self.buttons[k] for k in ACTION_BUTTONS])
         play.add_class("bg-actions")
-        meta = w.HBox([self.buttons[k] for k in ("advice", "no advice", "next hand",
-                                                 "new game")])
+        meta = button_row([self.buttons[k] for k in ("advice", "no advice", "next hand",
+                                                     "new game")])
         meta.add_class("bg-meta")
         self._new_match(seed)
         self._start([self.table_style, self.roles_readout, self.status,
