@@ -43,7 +43,7 @@ def _ink(canvas: FigureCanvasAgg, text: Text) -> np.ndarray:
 def glyph_widths(ink: np.ndarray) -> list[int]:
     """The widths of the runs of inked columns, left to right: one per glyph for letters
     that do not touch."""
-    inked = ink.any(axis=0)
+    inked = [bool(column) for column in np.asarray(ink.any(axis=0))]
     widths, run = [], 0
     for column in inked:
         if column:
@@ -66,6 +66,7 @@ def drawn_alone(char: str, fontsize: float) -> int:
 def legend_text(fig: Figure, name: str) -> Text:
     (ax,) = fig.axes
     legend = ax.get_legend()
+    assert legend is not None
     return next(t for t in legend.get_texts() if t.get_text().strip() == name)
 
 
@@ -88,7 +89,7 @@ def test_a_hebrew_name_is_drawn_right_to_left_in_the_chart(name: str,
     fig.set_dpi(DPI)
     text = legend_text(fig, name)
     drawn = glyph_widths(_ink(FigureCanvasAgg(fig), text))
-    expected = [drawn_alone(c, text.get_fontsize()) for c in visual]
+    expected = [drawn_alone(c, float(text.get_fontsize())) for c in visual]
     assert len(drawn) == len(expected), (drawn, expected)
     assert all(abs(a - b) <= 1 for a, b in zip(drawn, expected, strict=True)), \
         (drawn, expected)

@@ -450,6 +450,8 @@ def test_match_records_round_trip_at_random_moments(seed: int) -> None:
             break
         player = match.to_play
         assert player is not None
-        match.apply(bots[player](match.view(player)))
+        view = match.view(player)
+        assert isinstance(view, SeatView)
+        match.apply(bots[player](view))
     copy = Match.from_json(match.to_json())
     assert bf.match_state(copy) == bf.match_state(match)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 nbformat = pytest.importorskip("nbformat")
-nbclient = pytest.importorskip("nbclient")
+nbclient: Any = pytest.importorskip("nbclient")
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "notebooks" / "05_three_player_game.ipynb"
@@ -21,7 +21,7 @@ NOTEBOOK = ROOT / "notebooks" / "05_three_player_game.ipynb"
 MOST_MESSAGES = 200
 
 
-class CountingClient(nbclient.NotebookClient):  # type: ignore[misc]
+class CountingClient(nbclient.NotebookClient):  # type: ignore[misc,name-defined]
     """Counts the IOPub messages each cell's execution sends, by kind."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -7,6 +7,7 @@ import json
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,7 +48,7 @@ def test_staged_notebooks_use_the_pyodide_kernel(tmp_path: Path) -> None:
 
 
 def test_closure_follows_depends_and_names_what_is_missing() -> None:
-    packages = {"a": {"depends": ["B_c"]}, "b-c": {"depends": []},
+    packages: dict[str, dict[str, Any]] = {"a": {"depends": ["B_c"]}, "b-c": {"depends": []},
                 "d": {"depends": ["nowhere"]}}
     assert lite.closure(["A"], packages) == ["a", "b-c"]
     with pytest.raises(lite.LiteBuildError, match="`nowhere`"):

@@ -386,7 +386,8 @@ def test_the_sitter_advises_on_the_captains_cards() -> None:
     assert advise(match.view(sitter)) == advise(match.view(captain))
     match.apply(greedy_bot(match.view(captain)), player=captain)
     if match.to_play != captain:
-        assert match.view(sitter).advising is False
+        view = match.view(sitter)
+        assert isinstance(view, SitterView) and view.advising is False
 
 
 # -- who acts ---------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import shutil
 import unicodedata
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,7 @@ CHECKED = ("box", "captain", "sitter", "upcard", "stock", "discard pile", "meld"
            "undercut", "drawn hand", "target", "seed")
 
 
-def catalog_messages(lang: str) -> list[tuple[tn.Source, object]]:
+def catalog_messages(lang: str) -> list[tuple[tn.Source, Any]]:
     out = []
     for source in tn.sources(ROOT):
         catalog = tn.read_catalog(source.po(ROOT, lang), lang)

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,11 +52,13 @@ def _probe(kind: str) -> dict:
         box_path = "/box" if box.kind == "bubblewrap" else str(box.stage)
         proc, folder = box.spawn(uid, ["-I", "-S", "-c", PROBE, str(ROOT), box_path],
                                  Limits(), ())
+        assert proc.stdin is not None
         proc.stdin.close()
         # stdout goes nowhere by design: run the same argv again, capturing it.
         proc.wait(timeout=30)
         argv = proc.args
-        kwargs = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
+        kwargs: dict[str, Any] = (
+            {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {})
         done = subprocess.run(argv, capture_output=True, timeout=30, cwd=folder or "/",
                               **kwargs)
         if folder:
