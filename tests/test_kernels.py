@@ -148,7 +148,8 @@ INPUTS: list[object] = [
 
 
 @needs_ext
-@pytest.mark.parametrize("cards", INPUTS, ids=repr)
+@pytest.mark.parametrize("cards", INPUTS,  # ids the same in every process (pytest-xdist)
+                         ids=[f"{i}-{type(x).__name__}" for i, x in enumerate(INPUTS)])
 def test_mask_of_agrees(cards: object) -> None:
     assert EXT is not None
     assert EXT.mask_of(cards) == PURE["mask_of"](cards)
