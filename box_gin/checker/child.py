@@ -171,7 +171,7 @@ def _text(exc: BaseException) -> str:
 def _restricted_box_gin(package: str, blocked: list) -> tuple:
     """Install the gate and the stand-in ``box_gin`` package; load the wire format."""
     spec = importlib.util.spec_from_file_location(
-        "_box_gin_wire", os.path.join(package, "checker", "wire.py"))
+        "_box_gin_wire", os.path.join(package, "katas", "wire.py"))
     wire = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(wire)
 
