@@ -45,7 +45,8 @@ from .specs import BY_NAME, KATAS
 from .wire import decode, encode
 
 #: The parts of ``box_gin`` a learner's function may use; the rest is the answers.
-ALLOWED_MODULES = frozenset({"box_gin", "box_gin.cards", "box_gin.display", "box_gin.errors",
+ALLOWED_MODULES = frozenset({"box_gin", "box_gin.cards", "box_gin.display", "box_gin.views",
+                             "box_gin.views.cards", "box_gin.errors",
                              "box_gin.i18n", "box_gin.katas"})
 #: Random inputs tried by ``check`` after the public tests, and its time allowance.
 SEARCH_EXAMPLES = 100
@@ -268,7 +269,7 @@ def blocked_note(uses: Sequence[str]) -> str:
 
 def _arrangement_html(melds: Sequence[Sequence[Card]], deadwood: Sequence[Card]) -> str:
     """An arrangement drawn grouped: each meld framed, then the deadwood."""
-    from ..display import cards_html
+    from ..views.cards import cards_html
 
     parts = [f'<span class="bg-meld" style="display:inline-block;border:2px solid #2e7d32;'
              f'border-radius:6px;padding:1px;margin-inline-end:6px">'
@@ -283,7 +284,7 @@ def _arrangement_html(melds: Sequence[Sequence[Card]], deadwood: Sequence[Card])
 
 
 def _value_html(value: Any) -> str:
-    from ..display import cards_html
+    from ..views.cards import cards_html
 
     if isinstance(value, Card):
         return cards_html([value], style=False)
@@ -300,7 +301,7 @@ def _value_html(value: Any) -> str:
 
 def feedback_html(result: KataResult) -> str:
     """The verdict on a kata as HTML, cards drawn as cards."""
-    from ..display import STYLE
+    from ..views.cards import STYLE
 
     kata = result.kata
     text = feedback_text(result).splitlines()
