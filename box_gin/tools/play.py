@@ -9,11 +9,11 @@ URL is printed, and a browser opens when there is a display.  Ctrl-C stops the s
 together with its kernels (its whole process group).
 
 The notebook calls :func:`app` (the widget, :mod:`box_gin.widgets.play_app`), which reads
-its defaults from the environment, so a test (or a teacher) can fix them: ``BOX_GIN_SEED``, ``BOX_GIN_LANG`` (read by
-:mod:`box_gin.i18n`), ``BOX_GIN_NAME``, ``BOX_GIN_SEAT`` (``cut``, ``box``,
-``captain`` or ``sitter``), ``BOX_GIN_BOTS`` (``greedy`` or ``random``, or two of them
-separated by a comma), ``BOX_GIN_RULES`` (a name in :data:`box_gin.PRESETS`) and
-``BOX_GIN_TARGET``.
+its defaults from the environment, so a test (or a teacher) can fix them:
+``BOX_GIN_SEED``, ``BOX_GIN_LANG`` (read by :mod:`box_gin.i18n`), ``BOX_GIN_NAME``,
+``BOX_GIN_SEAT`` (``cut``, ``box``, ``captain`` or ``sitter``), ``BOX_GIN_BOTS``
+(``greedy`` or ``random``, or two of them separated by a comma), ``BOX_GIN_RULES`` (a
+name in :data:`box_gin.PRESETS`) and ``BOX_GIN_TARGET``.
 """
 
 from __future__ import annotations
