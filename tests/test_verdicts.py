@@ -50,7 +50,8 @@ def _grade(out: Path, *extra: str) -> dict[str, Any]:
     files = [str(p) for p in WRONG + RIGHT]
     assert main(["check", *files, "--json", str(out), "-q", "-j", "2", "--no-cache",
                  *extra]) == 0
-    return {r["student"]: r for r in json.loads(out.read_text())["students"]}
+    data = json.loads(out.read_text())
+    return {r["student"]: r for r in data["students"]}
 
 
 @pytest.fixture(scope="module")
