@@ -169,7 +169,7 @@ class Card:
     __str__ = __repr__
 
     def _repr_html_(self) -> str:
-        from .display import cards_html
+        from .views.cards import cards_html
 
         return cards_html([self])
 

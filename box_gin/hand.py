@@ -187,7 +187,7 @@ class HandResult:
             points=self.points)
 
     def _repr_html_(self) -> str:
-        from .display import result_html
+        from .views.html import result_html
 
         return result_html(self)
 
@@ -226,7 +226,7 @@ class SeatView:
         return self.discard_pile[-1] if self.discard_pile else None
 
     def _repr_html_(self) -> str:
-        from .display import view_html
+        from .views.html import view_html
 
         return view_html(self)
 
@@ -578,6 +578,6 @@ class Hand:
                 f"{self.to_play.value if self.to_play else '-'}, stock {len(self.stock)}>")
 
     def _repr_html_(self) -> str:
-        from .display import hand_html
+        from .views.html import hand_html
 
         return hand_html(self)

@@ -124,7 +124,7 @@ class DiscardAnalysis:
                 f"big_gin_allowed={self._big_gin_allowed!r})")
 
     def _repr_html_(self) -> str:
-        from .display import discard_analysis_html
+        from .views.html import discard_analysis_html
 
         return discard_analysis_html(self)
 

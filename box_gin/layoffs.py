@@ -61,7 +61,7 @@ class LayoffResult:
                f"({self.deadwood_value})"
 
     def _repr_html_(self) -> str:
-        from .display import layoff_html
+        from .views.html import layoff_html
 
         return layoff_html(self)
 

@@ -167,7 +167,7 @@ class SitterView:
         return self.captain.phase
 
     def _repr_html_(self) -> str:
-        from .display import sitter_view_html
+        from .views.html import sitter_view_html
 
         return sitter_view_html(self)
 
@@ -557,7 +557,7 @@ class Match:
             raise _claim_error(f"{path}.{key}", claimed, actual)
 
     def _repr_html_(self) -> str:
-        from .display import match_html
+        from .views.html import match_html
 
         return match_html(self)
 

@@ -146,7 +146,7 @@ class Meld:
         return format_cards(self.cards)
 
     def _repr_html_(self) -> str:
-        from .display import meld_html
+        from .views.html import meld_html
 
         return meld_html(self)
 
@@ -277,7 +277,7 @@ class Arrangement:
         return f"{melds} | {format_cards(self.deadwood) or '-'} ({self.deadwood_value})"
 
     def _repr_html_(self) -> str:
-        from .display import arrangement_html
+        from .views.html import arrangement_html
 
         return arrangement_html(self)
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from box_gin import Card, best_melds
-from box_gin.checker.wire import Opaque, decode, encode
 from box_gin.katas import BY_NAME, KATAS, check
 from box_gin.katas.core import Raised, Returned, cards_of, fmt, problem
 from box_gin.katas.feedback import CheckResult, engine_uses, run_check
+from box_gin.katas.wire import Opaque, decode, encode
 from box_gin.melds import is_run as engine_is_run
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -184,7 +184,8 @@ def red_team_run(unprivileged: bool) -> None:
         home.mkdir()
         env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(package), "HOME": str(home),
                "BOX_GIN_KEY_DIR": str(home / "key"), "BOX_GIN_CANARY": secret,
-               "LANG": "C.UTF-8", "COLUMNS": "200"}
+               "LANG": "C.UTF-8", "COLUMNS": "200",
+               "BOX_GIN_SANDBOX_UID": str(UID_BASE)}  # the uids watched below
         command = [sys.executable, "-m", "box_gin.cli", "check", str(course), "--csv",
                    str(gradebook), "--json", str(out / "grades.json"), "-j", str(JOBS),
                    "--budget", "6", "--timeout", "3", "-v"]

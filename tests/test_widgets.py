@@ -28,8 +28,8 @@ from box_gin import (
     parse_cards,
 )
 from box_gin.actions import ActionKind
-from box_gin.display import result_html, score_line
 from box_gin.i18n import get_language, set_language
+from box_gin.views.html import result_html, score_line
 from box_gin.widgets import (
     CardButton,
     DealWidget,
@@ -747,7 +747,7 @@ def test_execute_tool_round_trip(tmp_path: Path):
 
 
 def test_a_player_named_you_is_not_called_you_you():
-    from box_gin.display import roles_html
+    from box_gin.views.html import roles_html
 
     roles = {Role.BOX: "You", Role.CAPTAIN: "Ada", Role.SITTER: "Ben"}
     line = roles_html(roles, human="You")

@@ -10,8 +10,9 @@ as JSON lines on stdin and answers on a dedicated pipe, each line led by a nonce
 on stdout (which goes nowhere).
 
 The only part of ``box_gin`` a submission can import is what a learner needs and what
-holds no answer: ``box_gin.cards`` (``Card``, ``Suit``), ``box_gin.display``,
-``box_gin.errors`` and ``box_gin.i18n``; ``box_gin.katas.check`` does nothing here.
+holds no answer: ``box_gin.cards`` (``Card``, ``Suit``), ``box_gin.display`` (here: the
+card faces of ``box_gin.views.cards`` only), ``box_gin.errors`` and ``box_gin.i18n``;
+``box_gin.katas.check`` does nothing here.
 The engine's own answer to the kata being graded (``Card.value`` for ``card_value``...)
 is removed while that kata runs.  Every attempt to reach something else is recorded and
 reported, so the feedback can say why.
@@ -34,7 +35,8 @@ import sys
 import time
 import types
 
-ALLOWED = frozenset({"box_gin.cards", "box_gin.display", "box_gin.errors", "box_gin.i18n"})
+ALLOWED = frozenset({"box_gin.cards", "box_gin.errors", "box_gin.i18n", "box_gin.views",
+                     "box_gin.views.cards"})
 EXPORTS = ("Card", "Suit", "full_deck", "format_cards", "InvalidCardError", "BoxGinError")
 
 
@@ -177,7 +179,7 @@ def _text(exc: BaseException) -> str:
 def _restricted_box_gin(package: str, blocked: list) -> tuple:
     """Install the gate and the stand-in ``box_gin`` package; load the wire format."""
     spec = importlib.util.spec_from_file_location(
-        "_box_gin_wire", os.path.join(package, "checker", "wire.py"))
+        "_box_gin_wire", os.path.join(package, "katas", "wire.py"))
     wire = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(wire)
 
@@ -190,8 +192,9 @@ def _restricted_box_gin(package: str, blocked: list) -> tuple:
         def find_spec(self, name, path, target=None):
             if name != "box_gin" and not name.startswith("box_gin."):
                 return None
-            if name in ALLOWED:
-                return importlib.machinery.PathFinder.find_spec(name, [package])
+            if name in ALLOWED:  # looked up in its own folder of the staged copy only
+                folder = os.path.join(package, *name.split(".")[1:-1])
+                return importlib.machinery.PathFinder.find_spec(name, [folder])
             raise ImportError(refuse(name), name=name)
 
     sys.meta_path.insert(0, Gate())
@@ -212,9 +215,16 @@ def _restricted_box_gin(package: str, blocked: list) -> tuple:
     root.katas = katas
     import box_gin.cards as cards
     import box_gin.errors as errors
+    import box_gin.views.cards as faces
 
-    with contextlib.suppress(ImportError):  # display is optional here
-        import box_gin.display  # noqa: F401
+    # box_gin.display, as a kata sees it: the card faces; the rest of the views needs
+    # the engine, which is not here.
+    display = types.ModuleType("box_gin.display", faces.__doc__)
+    for name in faces.__all__:
+        setattr(display, name, getattr(faces, name))
+    display.__getattr__ = lambda name: missing(name, "box_gin.display")
+    sys.modules["box_gin.display"] = display
+    root.display = display
     for name in EXPORTS:
         setattr(root, name, getattr(cards, name, None) or getattr(errors, name))
     root.__getattr__ = lambda name: missing(name, "box_gin")

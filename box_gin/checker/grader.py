@@ -41,9 +41,9 @@ from ..katas.core import (
 )
 from ..katas.feedback import blocked_note, feedback_text
 from ..katas.specs import KATAS
+from ..katas.wire import MAX_DEPTH, Opaque, decode, encode
 from .sandbox import Child, ChildGone, Limits, Sandbox, harden_grader, open_sandbox
 from .submissions import BadSubmission, Submission, defined_names, extract_cells
-from .wire import MAX_DEPTH, Opaque, decode, encode
 
 #: Changes whenever grading could give a different result: part of the rerun cache key.
 CHECKER_VERSION = "2"

@@ -19,9 +19,9 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
+from ..files import write_atomic
 from ..i18n import _, ngettext
 from ..katas.core import Kata
-from ..katas.release import write_atomic
 from ..katas.specs import KATAS
 from .grader import CHECKER_VERSION, StudentResult
 from .submissions import read_regular

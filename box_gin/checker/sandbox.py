@@ -55,8 +55,8 @@ from ..i18n import _
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 #: The modules copied into the sandbox: what a learner may use, and the child itself.
-STAGED = ("cards.py", "errors.py", "display.py", "i18n.py", "checker/wire.py",
-          "checker/child.py")
+STAGED = ("cards.py", "errors.py", "i18n.py", "views/__init__.py", "views/cards.py",
+          "katas/wire.py", "checker/child.py")
 #: The most a child may send in one line (bytes); more is an attack or a bug.
 MAX_LINE = 8 * 1024 * 1024
 #: The first uid of the sandboxes when the checker is root (one uid per concurrent child).
@@ -114,13 +114,19 @@ def _stage() -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(PACKAGE_DIR / name, target)
         os.chmod(target, 0o444)
-    for folder in (top / "box_gin" / "checker", top / "box_gin"):
+    for folder in _staged_folders(top):
         os.chmod(folder, 0o555)
     return top
 
 
+def _staged_folders(top: Path) -> list[Path]:
+    """The folders of the staged copy, deepest first."""
+    folders = {(top / "box_gin" / name).parent for name in STAGED}
+    return sorted(folders, key=lambda f: len(f.parts), reverse=True)
+
+
 def _unstage(top: Path) -> None:
-    for folder in (top / "box_gin" / "checker", top / "box_gin"):
+    for folder in _staged_folders(top):
         with suppress(OSError):
             os.chmod(folder, 0o755)
     shutil.rmtree(top, ignore_errors=True)
@@ -335,7 +341,7 @@ def _probe(box: Sandbox, python: str) -> bool:
     try:
         # The staged modules must load on this interpreter, as the child will load them.
         code = ("import sys; sys.path.insert(0, '{box}'); import json, importlib.util; "
-                "import box_gin.cards, box_gin.display, box_gin.checker.wire")
+                "import box_gin.cards, box_gin.views.cards, box_gin.katas.wire")
         proc, folder = box.spawn(uid, ["-I", "-S", "-B", "-c", code], Limits(), (), python)
         try:
             proc.communicate(timeout=20)

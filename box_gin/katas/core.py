@@ -271,9 +271,50 @@ class KataResult:
 
     def feedback(self) -> str:
         """The verdict in words, for a learner or an instructor (plain text)."""
-        from .feedback import feedback_text
-
         return feedback_text(self)
+
+
+def feedback_text(result: KataResult) -> str:
+    """The verdict on a kata in plain text."""
+    kata = result.kata
+    if result.passed:
+        if result.hidden:
+            # TRANSLATORS: {more} is the number of hidden tests; {public} of public ones.
+            return ngettext("✔ {name}: passed {public} public and {more} hidden test.",
+                            "✔ {name}: passed {public} public and {more} hidden tests.",
+                            result.more_tests).format(
+                name=kata.name, public=result.public_tests, more=result.more_tests)
+        # TRANSLATORS: {hidden} is the number of the checker's hidden tests (100).
+        return ngettext(
+            "✔ {name}: passed {public} public test, the checker's {hidden} hidden tests and "
+            "{fresh} fresh ones; a search of random inputs found no counterexample either.",
+            "✔ {name}: passed {public} public tests, the checker's {hidden} hidden tests and "
+            "{fresh} fresh ones; a search of random inputs found no counterexample either.",
+            result.public_tests).format(name=kata.name, public=result.public_tests,
+                                        hidden=kata.hidden_count, fresh=kata.fresh_count)
+    lines = [_("✘ {name}: not passed.").format(name=kata.name)]
+    if result.note:
+        lines.append("  " + result.note)
+    f = result.failure
+    if f is not None:
+        lines.append("  " + failure_intro(f))
+        lines.append("    " + call_text(kata, f.args))
+        if kata.describe is not None:
+            lines.append("    " + kata.describe(f.args))
+        lines.append("  " + _("returned: {value}").format(value=outcome_text(f.outcome, kata)))
+        lines.append("  " + _("expected: {value}").format(
+            value=expected_text(kata, f.args, f.expected)))
+        lines.append("  " + _("why: {reason}").format(reason=f.problem))
+        lines.append("  " + _("hint: {hint}").format(hint=kata.hint()))
+    return "\n".join(lines)
+
+
+def failure_intro(f: Failure) -> str:
+    """The line that introduces a failing input (public test or not)."""
+    if f.public:
+        return _("Failed a public test. The smallest input found on which your answer is "
+                 "wrong:")
+    return _("The smallest input found on which your answer is wrong:")
 
 
 def judge_cases(kata: Kata, cases: Sequence[Args], outcomes: Sequence[Outcome],

@@ -21,8 +21,7 @@ from typing import Any
 
 from .. import cards as cards_module
 from ..cards import Card, full_deck
-from ..checker.wire import decode, encode
-from ..i18n import _, is_rtl, ngettext
+from ..i18n import _, is_rtl
 from .core import (
     Args,
     Failure,
@@ -32,8 +31,9 @@ from .core import (
     Raised,
     Returned,
     TimedOut,
-    call_text,
     expected_text,
+    failure_intro,
+    feedback_text,
     fmt,
     judge_cases,
     outcome_text,
@@ -42,9 +42,11 @@ from .core import (
     shrink_key,
 )
 from .specs import BY_NAME, KATAS
+from .wire import decode, encode
 
 #: The parts of ``box_gin`` a learner's function may use; the rest is the answers.
-ALLOWED_MODULES = frozenset({"box_gin", "box_gin.cards", "box_gin.display", "box_gin.errors",
+ALLOWED_MODULES = frozenset({"box_gin", "box_gin.cards", "box_gin.display", "box_gin.views",
+                             "box_gin.views.cards", "box_gin.errors",
                              "box_gin.i18n", "box_gin.katas"})
 #: Random inputs tried by ``check`` after the public tests, and its time allowance.
 SEARCH_EXAMPLES = 100
@@ -265,51 +267,9 @@ def blocked_note(uses: Sequence[str]) -> str:
 # -- showing the verdict --------------------------------------------------------------
 
 
-def feedback_text(result: KataResult) -> str:
-    """The verdict on a kata in plain text."""
-    kata = result.kata
-    if result.passed:
-        if result.hidden:
-            # TRANSLATORS: {more} is the number of hidden tests; {public} of public ones.
-            return ngettext("✔ {name}: passed {public} public and {more} hidden test.",
-                            "✔ {name}: passed {public} public and {more} hidden tests.",
-                            result.more_tests).format(
-                name=kata.name, public=result.public_tests, more=result.more_tests)
-        # TRANSLATORS: {hidden} is the number of the checker's hidden tests (100).
-        return ngettext(
-            "✔ {name}: passed {public} public test, the checker's {hidden} hidden tests and "
-            "{fresh} fresh ones; a search of random inputs found no counterexample either.",
-            "✔ {name}: passed {public} public tests, the checker's {hidden} hidden tests and "
-            "{fresh} fresh ones; a search of random inputs found no counterexample either.",
-            result.public_tests).format(name=kata.name, public=result.public_tests,
-                                        hidden=kata.hidden_count, fresh=kata.fresh_count)
-    lines = [_("✘ {name}: not passed.").format(name=kata.name)]
-    if result.note:
-        lines.append("  " + result.note)
-    f = result.failure
-    if f is not None:
-        lines.append("  " + _intro(f))
-        lines.append("    " + call_text(kata, f.args))
-        if kata.describe is not None:
-            lines.append("    " + kata.describe(f.args))
-        lines.append("  " + _("returned: {value}").format(value=outcome_text(f.outcome, kata)))
-        lines.append("  " + _("expected: {value}").format(
-            value=expected_text(kata, f.args, f.expected)))
-        lines.append("  " + _("why: {reason}").format(reason=f.problem))
-        lines.append("  " + _("hint: {hint}").format(hint=kata.hint()))
-    return "\n".join(lines)
-
-
-def _intro(f: Failure) -> str:
-    if f.public:
-        return _("Failed a public test. The smallest input found on which your answer is "
-                 "wrong:")
-    return _("The smallest input found on which your answer is wrong:")
-
-
 def _arrangement_html(melds: Sequence[Sequence[Card]], deadwood: Sequence[Card]) -> str:
     """An arrangement drawn grouped: each meld framed, then the deadwood."""
-    from ..display import cards_html
+    from ..views.cards import cards_html
 
     parts = [f'<span class="bg-meld" style="display:inline-block;border:2px solid #2e7d32;'
              f'border-radius:6px;padding:1px;margin-inline-end:6px">'
@@ -324,7 +284,7 @@ def _arrangement_html(melds: Sequence[Sequence[Card]], deadwood: Sequence[Card])
 
 
 def _value_html(value: Any) -> str:
-    from ..display import cards_html
+    from ..views.cards import cards_html
 
     if isinstance(value, Card):
         return cards_html([value], style=False)
@@ -341,7 +301,7 @@ def _value_html(value: Any) -> str:
 
 def feedback_html(result: KataResult) -> str:
     """The verdict on a kata as HTML, cards drawn as cards."""
-    from ..display import STYLE
+    from ..views.cards import STYLE
 
     kata = result.kata
     text = feedback_text(result).splitlines()
@@ -357,7 +317,7 @@ def feedback_html(result: KataResult) -> str:
         rows.append(f"<p>{html.escape(result.note)}</p>")
     f = result.failure
     if f is not None:
-        intro = _intro(f)
+        intro = failure_intro(f)
         args = ", ".join(_value_html(a) for a in f.args)
         grouped = kata.arrangement(f.outcome.value) if kata.arrangement is not None and \
             isinstance(f.outcome, Returned) else None

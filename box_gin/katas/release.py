@@ -28,11 +28,10 @@ layout, so releasing twice gives the same bytes.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from ..files import write_atomic
 from ..i18n import _
 
 BEGIN = "### BEGIN SOLUTION"
@@ -134,21 +133,6 @@ def release_notebook(nb: dict[str, Any], where: str = "") -> dict[str, Any]:
 def dumps(nb: dict[str, Any]) -> str:
     """A notebook as text, laid out as nbformat lays it out."""
     return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file, so no reader sees half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def release(solutions: Path, exercises: Path) -> list[Path]:

@@ -114,7 +114,7 @@ def _gradescope(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from ..katas.release import write_atomic
+    from ..files import write_atomic
     from .gradebook import load_gradebook
     from .report import report_html
 
@@ -132,7 +132,7 @@ def after_check(args: argparse.Namespace, results: Sequence[dict[str, Any]]) -> 
     if lms is None and roster_path is None:
         return 0
     from ..errors import BoxGinError
-    from ..katas.release import write_atomic
+    from ..files import write_atomic
     from .lms import DEFAULT_ASSIGNMENT, lms_csv, load_roster
 
     if lms is None or roster_path is None:

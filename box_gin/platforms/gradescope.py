@@ -187,7 +187,7 @@ def gather(submission: Path, into: Path) -> list[Path]:
 def run_autograder(root: Path, timeout: float = 20.0) -> int:
     """Grade ``root/submission`` into ``root/results/results.json``."""
     from ..cli import main as box_gin_main
-    from ..katas.release import write_atomic
+    from ..files import write_atomic
 
     results = root / "results"
     results.mkdir(parents=True, exist_ok=True)
@@ -222,7 +222,7 @@ def documented(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _keep_documented(path: Path) -> None:
-    from ..katas.release import write_atomic
+    from ..files import write_atomic
 
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

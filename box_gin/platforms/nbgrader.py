@@ -41,10 +41,11 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BoxGinError
+from ..files import write_atomic
 from ..i18n import _
 from ..katas.core import Failure, KataResult, judge_cases, shrink_failure
 from ..katas.feedback import blocked_note, engine_uses, feedback_text, local_oracle
-from ..katas.release import BEGIN_HIDDEN, END_HIDDEN, dumps, write_atomic
+from ..katas.release import BEGIN_HIDDEN, END_HIDDEN, dumps
 from ..katas.specs import BY_NAME, KATAS
 
 SCHEMA_VERSION = 3

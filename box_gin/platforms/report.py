@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card
-from ..display import STYLE, card_html
 from ..i18n import _, get_language, is_rtl, ngettext
+from ..views.cards import STYLE, card_html
 from .gradebook import Gradebook, failure_call
 
 _CARD = re.compile(r"\b(?:10|[A2-9TJQK])[CDHS]\b")

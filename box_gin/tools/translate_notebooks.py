@@ -554,7 +554,8 @@ def _execute_one(args: tuple[str, str]) -> tuple[str, str]:
 def build(root: Path = ROOT, langs: Iterable[str] | None = None, jobs: int = 1,
           force: bool = False) -> list[str]:
     """Write and execute the translated notebooks; returns the problems (empty: done)."""
-    from ..katas.release import dumps, write_atomic
+    from ..files import write_atomic
+    from ..katas.release import dumps
 
     report: list[str] = []
     todo: list[tuple[str, str]] = []

@@ -16,8 +16,8 @@ from typing import Any
 import ipywidgets as w
 
 from ..cards import Card
-from ..display import STYLE
 from ..i18n import is_rtl, on_language_change
+from ..views.cards import STYLE
 
 #: Styles for the parts that are ipywidgets (buttons), added to the engine's STYLE.
 WIDGET_STYLE = """<style>

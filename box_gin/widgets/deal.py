@@ -13,11 +13,12 @@ from collections.abc import Sequence
 
 import ipywidgets as w
 
-from ..display import STYLE, cut_html, deal_html, roles_html
 from ..hand import Hand, Role
 from ..i18n import _
 from ..match import Match
 from ..rules import STANDARD, Rules
+from ..views.cards import STYLE
+from ..views.html import cut_html, deal_html, roles_html
 from .base import BoxGinWidget, button_row, text_html
 
 DEFAULT_PLAYERS = ("Ada", "Ben", "Cy")

@@ -22,20 +22,13 @@ from ..actions import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, dis
 from ..bots import Advice, Bot, advise, greedy_bot, seeded_random_bot
 from ..cards import Card
 from ..compat import chart_needs_full_install, have_matplotlib
-from ..display import (
-    STYLE,
-    back_html,
-    card_html,
-    cards_html,
-    match_html,
-    result_html,
-    roles_html,
-)
 from ..errors import BoxGinError
 from ..hand import HandResult, Phase, Role, SeatView
 from ..i18n import _, ngettext
 from ..match import Match, SitterView
 from ..rules import STANDARD, Rules
+from ..views.cards import STYLE, back_html, card_html, cards_html
+from ..views.html import match_html, result_html, roles_html
 from .base import BoxGinWidget, CardButton, button_row, card_row, readout, text_html
 
 #: The buttons that play an action, by key, with the action each plays (``None``: the

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from ..bots import greedy_bot
 from ..cards import Card, CardsLike, to_cards
-from ..display import STYLE, arrangement_html, discard_analysis_html
 from ..hand import Hand
 from ..i18n import _
 from ..knocking import DiscardAnalysis, best_discards
 from ..rules import STANDARD, Rules
+from ..views.cards import STYLE
+from ..views.html import arrangement_html, discard_analysis_html
 from .base import BoxGinWidget, CardButton, button_row, card_row, readout, text_html
 
 #: A dealt position is shown when its least deadwood is within this much of the limit.
@@ -190,7 +191,7 @@ class KnockTrainer(BoxGinWidget):
 
     def static_html(self) -> str:
         """The cards, the choice and (if revealed) the best, as plain HTML."""
-        from ..display import cards_html
+        from ..views.cards import cards_html
 
         parts = (self.deadwood_readout, self.verdict_readout, self.layout_readout,
                  self.reveal_readout)

@@ -17,10 +17,11 @@ import random
 import ipywidgets as w
 
 from ..cards import Card, CardsLike, full_deck, to_cards
-from ..display import STYLE, arrangement_html
 from ..errors import BoxGinError
 from ..i18n import _
 from ..melds import Arrangement, Meld, _run_problem, _set_problem, best_melds, is_run, is_set
+from ..views.cards import STYLE
+from ..views.html import arrangement_html
 from .base import BoxGinWidget, CardButton, button_row, card_row, readout, text_html
 
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from ..bots import greedy_bot
 from ..cards import Card, CardsLike, full_deck, to_cards
-from ..display import STYLE, arrangement_html, layoff_step_html, score_html
 from ..errors import InvalidCardError
 from ..hand import Hand, HandResult, Outcome
 from ..i18n import _
 from ..melds import Arrangement
 from ..rules import STANDARD, Rules
+from ..views.cards import STYLE
+from ..views.html import arrangement_html, layoff_step_html, score_html
 from .base import BoxGinWidget, button_row, readout, text_html
 
 

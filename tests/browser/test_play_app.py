@@ -24,8 +24,8 @@ from playwright.sync_api import expect
 
 from box_gin import STANDARD, Match, Role, SeatView, SitterView, advise, greedy_bot
 from box_gin.actions import Action, ActionKind
-from box_gin.display import score_breakdown, score_line
 from box_gin.i18n import set_language
+from box_gin.views.html import score_breakdown, score_line
 
 pytestmark = pytest.mark.browser
 

@@ -1,0 +1,31 @@
+"""The sixteen katas, in the order of the five exercise notebooks.
+
+Each notebook's katas live in a module of their own, beside their generators, references
+and judges: ``nb1_cards``, ``nb2_melds``, ``nb3_knocking``, ``nb4_scoring``,
+``nb5_game`` (what they share is in ``common``).  Each kata's answer is computed by the
+engine (or, for the three-player game's plain rules, by the short reference functions
+there); the learner's answer is judged against it.  Where several answers are right (an
+arrangement of least deadwood, the order of a list of melds), the judge accepts every
+right one.
+"""
+
+from __future__ import annotations
+
+from ..core import Kata
+from . import nb1_cards, nb2_melds, nb3_knocking, nb4_scoring, nb5_game
+
+KATAS: tuple[Kata, ...] = (*nb1_cards.KATAS, *nb2_melds.KATAS, *nb3_knocking.KATAS,
+                           *nb4_scoring.KATAS, *nb5_game.KATAS)
+
+BY_NAME: dict[str, Kata] = {k.name: k for k in KATAS}
+
+
+def katas_of(notebook: int) -> tuple[Kata, ...]:
+    """The katas of one exercise notebook, in order."""
+    return tuple(k for k in KATAS if k.notebook == notebook)
+
+
+NOTEBOOKS: dict[int, str] = {
+    1: "01_cards_and_dealing", 2: "02_melds", 3: "03_knocking", 4: "04_scoring",
+    5: "05_the_three_player_game",
+}

@@ -1,0 +1,176 @@
+"""The katas of notebook 3, knocking: can_knock, best_discards, is_gin, each with its
+generator, reference and judge."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...cards import CARDS, Card, Suit, full_deck
+from ...i18n import _
+from ...melds import best_melds as engine_best_melds
+from ..core import Args, Kata
+from ..draw import Draw, any_cards
+from .common import (
+    _after_discards,
+    _c,
+    _gen_meld_hand,
+    _is_bool,
+    _n_cards,
+    _shrink_cards,
+    _want_bool,
+    cards_in,
+    meldy_cards,
+)
+
+
+def _gen_knock(d: Draw) -> Args:
+    # Corners: hands close to gin (melds and strays), runs and sets competing for cards,
+    # the best discard inside a meld (the end of a four-card run), limits below 10.
+    # A few cards of tens and faces (all worth 10): the limit decides.  A four-card set
+    # beside a few strays: all four cards count as melded.
+    mode = d.integer(0, 4)
+    if mode == 4:
+        rank = d.integer(1, 13)
+        strays = [c for c in any_cards(d, 1, 5) if c.rank != rank]
+        return (d.permutation([*(CARDS[(s, rank)] for s in Suit), *strays]),
+                d.choice((10, 10, d.integer(0, 10))))
+    if mode == 3:
+        pool = [CARDS[(s, r)] for r in (10, 11, 12, 13) for s in Suit]
+        return (d.subset(pool, 2, 4), d.choice((10, 10, d.integer(0, 10))))
+    cards = (meldy_cards(d, 2, 11) if mode == 0 else any_cards(d, 2, 11) if mode == 1
+             else _gen_meld_hand(d, 11))
+    limit = d.choice((10, 10, 10, d.integer(0, 10)))
+    return (cards if len(cards) >= 2 else cards + d.subset(
+        [c for c in full_deck() if c not in cards], 2 - len(cards), 2 - len(cards)), limit)
+
+
+def _can_knock_reference(cards: list[Card], limit: int = 10) -> bool:
+    if len(cards) < 2:
+        raise ValueError("at least 2 cards")
+    return min(_after_discards(cards).values()) <= limit
+
+
+def _knock_reason(cards: list[Card], limit: int, *, gin: bool) -> str:
+    """The best discard and the deadwood it leaves, against the limit (0 for gin)."""
+    after = _after_discards(cards)
+    least = min(after.values())
+    best = min((c for c in cards if after[c] == least), key=lambda c: -c.value)
+    if gin:
+        if least == 0:
+            melds = " ".join(f"[{m}]" for m in engine_best_melds(
+                [c for c in cards if c != best]).melds)
+            return _("discarding {card} leaves every other card in a meld: {melds}").format(
+                card=best, melds=melds)
+        return _("whatever is discarded, some deadwood is left: at least {least} (after "
+                 "discarding {card})").format(least=least, card=best)
+    if least <= limit:
+        return _("discarding {card} leaves deadwood {least}, within the limit {limit}").format(
+            card=best, least=least, limit=limit)
+    return _("whatever is discarded, the deadwood left is at least {least} (after "
+             "discarding {card}), above the limit {limit}").format(
+                 least=least, card=best, limit=limit)
+
+
+def _judge_can_knock(args: Args, expected: Any, got: Any) -> str | None:
+    why = _want_bool(expected, got)
+    if why is None or not _is_bool(got):
+        return why
+    return _knock_reason(list(args[0]), args[1] if len(args) > 1 else 10, gin=False)
+
+
+def _judge_is_gin(args: Args, expected: Any, got: Any) -> str | None:
+    why = _want_bool(expected, got)
+    return why if why is None or not _is_bool(got) else _knock_reason(
+        list(args[0]), 0, gin=True)
+
+
+def _gen_discards(d: Draw) -> Args:
+    # The knocking hands, and as often hands where runs and sets compete for cards.
+    if d.boolean():
+        return (_gen_knock(d)[0],)
+    cards = _gen_meld_hand(d, 11)
+    rest = [c for c in full_deck() if c not in cards]
+    return (cards + d.subset(rest, max(0, 2 - len(cards)), max(0, 2 - len(cards))),)
+
+
+def _best_discards_reference(cards: list[Card]) -> list[Card]:
+    after = _after_discards(cards)
+    least = min(after.values())
+    return [c for c in cards if after[c] == least]
+
+
+def _judge_best_discards(args: Args, expected: Any, got: Any) -> str | None:
+    cards = cards_in(got)
+    if cards is None:
+        return _("return a list of cards")
+    if len(set(cards)) != len(cards):
+        return _("list each card once")
+    after = _after_discards(args[0])
+    least = min(after.values())
+    wrong = [c for c in cards if c not in after or after[c] != least]
+    if wrong:
+        c = wrong[0]
+        if c not in after:
+            return _("{card} is not in the hand").format(card=c)
+        return _("discarding {card} leaves deadwood {value}, but {best} leaves {least}"
+                 ).format(card=c, value=after[c], best=expected[0], least=least)
+    missing = [c for c in expected if c not in cards]
+    if missing:
+        return _("discarding {card} also leaves the least deadwood, {least}").format(
+            card=missing[0], least=least)
+    return None
+
+
+def _is_gin_reference(cards: list[Card]) -> bool:
+    if len(cards) < 2:
+        raise ValueError("at least 2 cards")
+    return min(_after_discards(cards).values()) == 0
+
+
+def _gen_gin(d: Draw) -> Args:
+    mode = d.integer(0, 4)
+    cards = (any_cards(d, 2, 11) if mode == 0 else _gen_meld_hand(d, 11) if mode == 1
+             else meldy_cards(d, 2, 11))
+    if len(cards) < 2:
+        cards += d.subset([c for c in full_deck() if c not in cards], 2 - len(cards),
+                          2 - len(cards))
+    return (cards,)
+
+
+KATAS: tuple[Kata, ...] = (
+    Kata(
+        name="can_knock", notebook=3, points=2, params=("cards", "limit"),
+        summary=lambda: _("Whether some discard leaves deadwood within the knock limit."),
+        hint=lambda: _("Try each discard; after it, the least deadwood of the cards left "
+                       "must be at most the limit (a deadwood equal to the limit may knock)."),
+        public=((_c("AH 2H 3H 4H 7S 7D 7C 9C 9D 9S KD"), 10),
+                (_c("AH 2H 3H 5S 5D 5C 9C 9D JS QS KD"), 10),
+                (_c("2C 3C 4C 7D 7H 7S 8H 8S JD QH KS"), 10),
+                (_c("5H 6H 7H 7C 7D"), 10), (_c("5H 6H 7H 2C 9D"), 1)),
+        generate=_gen_knock, reference=_can_knock_reference,
+        judge=_judge_can_knock, size=_n_cards,
+        shrink=lambda args: _shrink_cards(args, least=2),
+    ),
+    Kata(
+        name="best_discards", notebook=3, points=3, params=("cards",),
+        summary=lambda: _("Every discard that leaves the least deadwood."),
+        hint=lambda: _("Try every card as the discard and keep all those that tie for the "
+                       "least deadwood: there may be several."),
+        public=((_c("AH 2H 3H 4H 7S 7D 7C 9C 9D 9S KD"),), (_c("5H 6H 7H KC KD"),),
+                (_c("5H 6H 7H 8H 9C"),), (_c("2C 2D 2H 9S"),)),
+        generate=_gen_discards, reference=_best_discards_reference,
+        judge=_judge_best_discards, size=_n_cards,
+        shrink=lambda args: _shrink_cards(args, least=2),
+    ),
+    Kata(
+        name="is_gin", notebook=3, points=2, params=("cards",),
+        summary=lambda: _("Whether some discard leaves no deadwood at all."),
+        hint=lambda: _("Gin is knocking with no deadwood: one card is discarded first, and "
+                       "all the cards left must be in melds."),
+        public=((_c("AH 2H 3H 4H 7S 7D 7C 9C 9D 9S KD"),), (_c("5H 6H 7H KS"),),
+                (_c("5H 6H 7H 8H"),), (_c("5H 6H 7H KS QD"),)),
+        generate=_gen_gin, reference=_is_gin_reference,
+        judge=_judge_is_gin, size=_n_cards,
+        shrink=lambda args: _shrink_cards(args, least=2),
+    ),
+)
