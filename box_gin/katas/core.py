@@ -18,6 +18,7 @@ from typing import Any
 from ..cards import Card
 from ..i18n import _, ngettext
 from .draw import Draw, RandomDraw
+from .wire import decode
 
 Args = tuple[Any, ...]
 
@@ -93,7 +94,13 @@ class Kata:
     expected_arrangement: Callable[[Args], tuple[list[list[Card]], list[Card]]] | None = None
     #: A line that reads the input as a player would (a cut's rounds), or None.
     describe: Callable[[Args], str] | None = None
-    #: How many fixed hidden tests the checker adds (the same every run).
+    #: The fixed hidden tests written out by hand, one or more for each class of input
+    #: the kata's text allows (each generator's module names the classes beside it):
+    #: boundaries, free orderings, inputs no game produces, text at its edges.  They
+    #: decide every verdict the project knows of, whatever the seed.
+    corners: tuple[Args, ...] = ()
+    #: How many fixed hidden tests the checker adds (the same every run): the corners,
+    #: then inputs from the generator drawn from a fixed seed, up to this many.
     hidden_count: int = 100
     #: How many more the checker draws afresh from each run's secret seed.
     fresh_count: int = 50
@@ -108,7 +115,8 @@ class Kata:
             return Raised(type(exc).__name__, True, str(exc))
 
     def hidden_cases(self) -> list[Args]:
-        """The fixed hidden tests: the same every run (a fixed seed per kata)."""
+        """The fixed hidden tests, the same every run: the corners, then generated ones
+        (a fixed seed per kata), smallest first."""
         return _hidden_cases(self)
 
     def hidden_expected(self) -> list[Any]:
@@ -136,13 +144,29 @@ class Kata:
 
 @cache
 def _hidden_cases(kata: Kata) -> list[Args]:
-    cases = kata.random_cases(kata.hidden_count, seed=2024)
+    corners = list(kata.corners)
+    cases = corners + kata.random_cases(max(0, kata.hidden_count - len(corners)), seed=2024)
     return sorted(cases, key=kata.size)
 
 
 @cache
 def _hidden_expected(kata: Kata) -> list[Any]:
     return [kata.expected(a) for a in kata.hidden_cases()]
+
+
+def read_outcome(data: Any, params: Sequence[str] = (), *,
+                 card_of: Callable[[str], Any]) -> Outcome:
+    """A reply of :func:`wire.answer` (or a raised exception or time-out, as the grader's
+    child reports them) as an outcome; anything malformed is a failure.  ``params``: the
+    kata's parameter names, to name an argument changed in place."""
+    if isinstance(data, dict) and "ok" in data:
+        changed = data.get("changed")
+        names: tuple[str, ...] = ()
+        if isinstance(changed, list) and changed:
+            names = tuple(params[i] if type(i) is int and 0 <= i < len(params) else "?"
+                          for i in changed[:8])
+        return Returned(decode(data["ok"], card_of=card_of), names)
+    return Raised("ProtocolError", False, _("the answer could not be read"))
 
 
 # -- showing values -----------------------------------------------------------------

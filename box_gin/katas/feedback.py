@@ -7,8 +7,8 @@ it to the smallest it can find.  The result shows cards, not a traceback.
 
 from __future__ import annotations
 
-import copy
 import html
+import json
 import secrets
 import signal
 import threading
@@ -38,11 +38,12 @@ from .core import (
     judge_cases,
     outcome_text,
     problem,
+    read_outcome,
     shrink_failure,
     shrink_key,
 )
 from .specs import BY_NAME, KATAS
-from .wire import decode, encode
+from .wire import answer, encode
 
 #: The parts of ``box_gin`` a learner's function may use; the rest is the answers.
 ALLOWED_MODULES = frozenset({"box_gin", "box_gin.cards", "box_gin.display", "box_gin.views",
@@ -120,10 +121,17 @@ class _Alarm(BaseException):
     pass
 
 
-def call_once(fn: Callable[..., Any], args: Args, timeout: float,
+def sent(cases: Sequence[Args]) -> list[Any]:
+    """The cases as the grader sends them to its child: encoded, through JSON, decoded
+    there afresh (strings and numbers are new objects, never the generator's own)."""
+    return list(json.loads(json.dumps([encode(list(a), card_type=Card, card_text=repr)
+                                       for a in cases])))
+
+
+def call_once(fn: Callable[..., Any], data: list[Any], timeout: float,
               params: Sequence[str] = ()) -> Outcome:
-    """Call ``fn`` on a copy of ``args``; its result as plain data (with the names of
-    the arguments it changed in place), or what went wrong."""
+    """Call ``fn`` on one case as sent (:func:`sent`), the way the grader's child does
+    (:func:`wire.answer`); its reply read back through JSON as the grader reads it."""
     use_alarm = threading.current_thread() is threading.main_thread() and hasattr(
         signal, "setitimer")
     previous: Any = None
@@ -133,14 +141,13 @@ def call_once(fn: Callable[..., Any], args: Args, timeout: float,
 
     if use_alarm:
         previous = signal.signal(signal.SIGALRM, ring)
-        signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
-        given = copy.deepcopy(args)
-        value = fn(*given)
-        data = encode(value, card_type=Card, card_text=repr)
-        changed = tuple(params[i] if i < len(params) else str(i)
-                        for i, (a, b) in enumerate(zip(given, args, strict=True)) if a != b)
-        return Returned(decode(data, card_of=_CARD_BY_TEXT.__getitem__), changed)
+        reply = answer(fn, data, card_type=Card, card_text=repr,
+                       card_of=_CARD_BY_TEXT.__getitem__,
+                       start=lambda: use_alarm and signal.setitimer(signal.ITIMER_REAL, timeout),
+                       stop=lambda: use_alarm and signal.setitimer(signal.ITIMER_REAL, 0))
+        return read_outcome(json.loads(json.dumps(reply)), params,
+                            card_of=_CARD_BY_TEXT.__getitem__)
     except _Alarm:
         return TimedOut(timeout)
     except RecursionError:
@@ -154,11 +161,13 @@ def call_once(fn: Callable[..., Any], args: Args, timeout: float,
 
 
 def local_oracle(fn: Callable[..., Any], kata: Kata) -> Callable[[Sequence[Args]], list[Outcome]]:
-    """Runs ``fn`` here, in this process, with the kata's engine answers hidden."""
+    """Runs ``fn`` here, in this process, with the kata's engine answers hidden, on the
+    cases as the grader's child gets them."""
 
     def oracle(cases: Sequence[Args]) -> list[Outcome]:
+        batch = sent(cases)
         with engine_answers_hidden(kata.hide):
-            return [call_once(fn, args, kata.call_timeout, kata.params) for args in cases]
+            return [call_once(fn, data, kata.call_timeout, kata.params) for data in batch]
 
     return oracle
 

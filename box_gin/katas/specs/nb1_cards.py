@@ -30,6 +30,25 @@ BAD_TEXTS = ("1H", "11S", "7X", "", "7", "HH", "7HH", "0C", "AHS", "   ", "K", "
              "Z♥", "1 0H", "7 H", "J", "QQ", "100S")
 
 
+#: The fixed hidden tests of parse_card, by class of text: every rank in each of its
+#: forms (A 2-9, 10, T, either case) with each suit in each form (letter in either case,
+#: symbol); spaces around (before, after, both, several); and rejected, as the text
+#: says: a digit rank with anything more (010H, 07H, +7H, 1_0H, 10.H), ranks that are not
+#: ranks (0, 1, 11, 14), a space inside, the rank or the suit missing, a suit that is
+#: not one, a character too many, nothing at all.
+PARSE_CORNERS: tuple[Args, ...] = (
+    *((f"{rank}{'CDHS'[i % 4]}",) for i, rank in enumerate(RANK_WORDS)),
+    *((f"{rank.lower()}{'cdhs'[i % 4]}",) for i, rank in enumerate(RANK_WORDS)),
+    *((f"{rank}{'♣♦♥♠'[i % 4]}",) for i, rank in enumerate(RANK_WORDS)),
+    ("TH",), ("tc",), ("10D",), ("10s",), ("Ts",), ("tS",), ("aS",), ("Kh",),
+    (" 10h",), ("10h ",), ("  10S  ",), (" 7H",), ("7H ",), ("  qd",), (" A♠ ",),
+    ("010H",), ("07H",), ("007S",), ("+7H",), ("+10H",), ("-7H",), ("1_0H",), ("10.H",),
+    ("7.0H",), ("0H",), ("00S",), ("1H",), ("11S",), ("14C",), ("13D",), ("1 0H",),
+    ("7 H",), ("10 S",), ("7",), ("10",), ("H",), ("♥",), ("",), ("   ",), ("7X",),
+    ("7HH",), ("AHS",), ("KK",), ("10HS",), ("XH",), ("7H7",),
+)
+
+
 def _parse_reference(text: str) -> Card:
     return Card.parse(text)
 
@@ -56,6 +75,16 @@ def _judge_parse(args: Args, expected: Any, got: Any) -> str | None:
     return None
 
 
+#: The fixed hidden decks of deal, besides the new deck and its reverse (public): ranks
+#: together (AC AD AH AS 2C ...), suits together from the king down, and the halves of
+#: a new deck interleaved; any other order comes from the generator.
+DEAL_CORNERS: tuple[Args, ...] = (
+    (sorted(full_deck(), key=lambda c: (c.rank, c.suit)),),
+    (sorted(full_deck(), key=lambda c: (c.suit, -c.rank)),),
+    ([c for pair in zip(full_deck()[:26], full_deck()[26:], strict=True) for c in pair],),
+)
+
+
 def _deal_reference(deck: list[Card]) -> dict[str, Any]:
     return {"captain": list(deck[0:20:2]), "box": list(deck[1:20:2]), "upcard": deck[20],
             "stock": list(deck[21:])}
@@ -79,6 +108,31 @@ def _judge_deal(args: Args, expected: Any, got: Any) -> str | None:
     if not isinstance(stock, list | tuple) or list(stock) != expected["stock"]:
         return _("the stock is positions 21 to 51, in that order, the top card (21) first")
     return None
+
+
+def _cuts(*rows: str, names: tuple[str, ...] = NAMES[0]) -> Args:
+    return ({n: _c(r) for n, r in zip(names, rows, strict=True)},)
+
+
+#: The fixed hidden cuts of roles_from_cut, by class: no tie, in every order of the
+#: three ranks among the players (and the names in another order, and other names); a
+#: tie for the top, for the bottom, of all three; a tie settled in the third round; a
+#: three-way tie that leaves two tied; the tied player with the lower suit winning the
+#: re-cut (suits never decide); an ace, which is low; a king against a queen in round
+#: two after a tie of aces.
+CUT_CORNERS: tuple[Args, ...] = (
+    _cuts("KH", "7S", "2D"), _cuts("KH", "2D", "7S"), _cuts("7S", "KH", "2D"),
+    _cuts("7S", "2D", "KH"), _cuts("2D", "KH", "7S"), _cuts("2D", "7S", "KH"),
+    _cuts("2D", "7S", "KH", names=("Cy", "Ben", "Ada")),
+    _cuts("9C", "TD", "JH", names=NAMES[1]), _cuts("QS", "3C", "8H", names=NAMES[2]),
+    _cuts("AS", "KC", "2H"), _cuts("KS", "AC", "2H"),
+    _cuts("QS 3C", "QD 8H", "5C"), _cuts("5C", "QD 8H", "QS 3C"),
+    _cuts("9C", "4D 2S", "4H JC"), _cuts("4D JC", "9C", "4H 2S"),
+    _cuts("5C 2H", "5D JS", "5H 7C"), _cuts("5S 9D 7C", "5D 9C 3H", "5H 9H KS"),
+    _cuts("8C 6H 4S", "8D 6S 2C", "8H 6D QC"), _cuts("AS AH 4D", "KC", "AD AC 9S"),
+    _cuts("7C KS", "7D 2C", "7S 5H"), _cuts("JC 2S", "JS 9C", "3D"),
+    _cuts("3D", "JS 9C", "JC 2S"), _cuts("AC QD", "AD KC", "AH 2S"),
+)
 
 
 def _gen_cut(d: Draw) -> Args:
@@ -172,6 +226,7 @@ KATAS: tuple[Kata, ...] = (
                        "each. card.rank runs from 1 (ace) to 13 (king)."),
         public=tuple((c,) for c in _c("AH 7D TS JC QH KS 2C")),
         generate=lambda d: (d.choice(full_deck()),),
+        corners=tuple((c,) for c in full_deck()),  # every card
         reference=lambda card: card.value,
         judge=_judge_card_value, size=lambda args: 1,
         shrink=_shrink_one_card,
@@ -185,7 +240,8 @@ KATAS: tuple[Kata, ...] = (
                        "'10' or 'T'. Anything else raises ValueError."),
         public=(("7H",), ("10s",), ("TD",), ("ac",), (" KS ",), ("Q♦",), ("1H",), ("7X",),
                 ("",)),
-        generate=_gen_parse, reference=_parse_reference, judge=_judge_parse,
+        generate=_gen_parse, corners=PARSE_CORNERS, reference=_parse_reference,
+        judge=_judge_parse,
         size=lambda args: len(args[0]),
         hide=(("Card", "parse"), ("cards", "parse_cards"), ("cards", "to_cards"),
               ("cards", "_RANK_OF"), ("cards", "_SUIT_OF"), ("cards", "_CARD_RE")),
@@ -197,7 +253,7 @@ KATAS: tuple[Kata, ...] = (
                        "0, 2, ... 18 to the captain, 1, 3, ... 19 to the box; 20 is the "
                        "upcard; 21 to 51 are the stock, 21 on top."),
         public=((list(full_deck()),), (list(reversed(full_deck())),)),
-        generate=lambda d: (d.permutation(full_deck()),),
+        generate=lambda d: (d.permutation(full_deck()),), corners=DEAL_CORNERS,
         reference=_deal_reference, judge=_judge_deal, size=lambda args: 52,
         show_expected=lambda args, e: fmt(e),
     ),
@@ -211,7 +267,8 @@ KATAS: tuple[Kata, ...] = (
                 ({"Ada": _c("9C"), "Ben": _c("QD 3S"), "Cy": _c("QH 8C")},),
                 ({"Ada": _c("5C 2H"), "Ben": _c("5D JS"), "Cy": _c("5H 7C")},),
                 ({"Ada": _c("AS AH 4D"), "Ben": _c("KC"), "Cy": _c("AD AC 9S")},)),
-        generate=_gen_cut, reference=_cut_reference, judge=_judge_roles,
+        generate=_gen_cut, corners=CUT_CORNERS, reference=_cut_reference,
+        judge=_judge_roles,
         size=lambda args: sum(len(v) for v in args[0].values()), shrink=_shrink_cut,
         describe=_cut_rounds,
     ),

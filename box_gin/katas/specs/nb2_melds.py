@@ -39,6 +39,44 @@ def _gen_set(d: Draw) -> Args:
     return (dense_cards(d, 0, 5),)
 
 
+def _hands(*texts: str) -> tuple[Args, ...]:
+    return tuple((_c(t) if t else [],) for t in texts)
+
+
+#: The fixed hidden tests of is_set, by class: no card, one, two; three and four of one
+#: rank for every rank, in any order; a stranger first, in the middle, last (the fourth
+#: card: 7H 7S 7D 8C); equal values, different ranks (TH JH QH, TC TD JS); a run; five
+#: cards (four of a rank and one more).
+SET_CORNERS: tuple[Args, ...] = (
+    *_hands("", "7H", "7H 7S", "KC KD"),
+    *((_c(f"{r}C {r}D {r}H"),) for r in "A23456789TJQK"),
+    *_hands("AS AH AD AC", "5S 5C 5H", "QS QD QH QC", "TD TS TH TC", "KH KS KD KC"),
+    *_hands("8C 7H 7S 7D", "7H 8C 7S 7D", "7H 7S 7D 8C", "7H 7S 8D", "7H 7S 8H",
+            "TH JH QH", "TC TD JS", "TC TD TH JS", "2C 3C 4C", "5C 5D 5H 5S 6C",
+            "5C 5D 5H 4C", "9D 9S 9C 6H"),
+)
+
+
+#: The fixed hidden tests of is_run, by class: lengths 0 to 13 (a whole suit); the ace
+#: low only (A23, A2345; QKA, KA2, JQKA, QKA2 are not runs); every order (high to low,
+#: shuffled); a stranger of another suit first, in the middle, last (beyond the third
+#: card: 4C 5C 6C 7D); a gap anywhere (4C 5C 7C, 4C 5C 6C 8C); a rank twice; a set;
+#: equal values, different ranks in a row of one suit (TH JH QH KH is a run; TH JH QH KS
+#: is not).
+RUN_CORNERS: tuple[Args, ...] = (
+    *_hands("", "5D", "5D 6D", "AH 2H 3H", "AH 2H 3H 4H 5H", "QH KH AH", "KH AH 2H",
+            "JS QS KS AS", "QC KC AC 2C", "JH QH KH", "9S 8S 7S", "KD QD JD TD 9D",
+            "6C 4C 5C", "4C 5C 6C 7D", "4D 5C 6C 7C", "4C 5D 6C", "4C 5C 7C",
+            "4C 5C 6C 8C", "3C 5C 6C 7C", "4C 5C 5D 6C", "4C 5C 6C 6D", "7C 7D 7H",
+            "TH JH QH KH", "TH JH QH KS", "TH JH QS", "2S 3S 4S 5S 6S 7S 8S",
+            "8S 7S 6S 5S 4S 3S 2S", "AS 3S 4S", "2C 3C 4C 5D"),
+    (list(reversed([CARDS[(Suit.SPADES, r)] for r in range(1, 14)])),),
+    ([CARDS[(Suit.HEARTS, r)] for r in range(1, 14)],),
+    ([CARDS[(Suit.HEARTS, r)] for r in range(2, 14)],),
+    ([CARDS[(Suit.DIAMONDS, r)] for r in (*range(1, 7), *range(8, 14))],),
+)
+
+
 def _gen_run(d: Draw) -> Args:
     # Corners: around the king and the ace (the ace is low only); runs of 2 to 7 in any
     # order, some spoiled by another suit or a gap, the spoiler beyond the third card
@@ -77,6 +115,25 @@ def _gen_run(d: Draw) -> Args:
         faces = d.subset([10, 11, 12, 13], 3, 4)
         return (d.permutation([CARDS[(d.choice(list(Suit)), r)] for r in sorted(faces)]),)
     return (dense_cards(d, 0, 5),)
+
+
+#: The fixed hidden hands of all_melds and best_melds, by class: no card, one, two; no
+#: meld; every card in melds (gin) and the ace low (A23 yes, QKA no); a run and a set
+#: sharing a card (either may take it); a four-card set whose cards can feed runs; a
+#: long run cut in two, or giving its end to a set; two sets and a run competing for
+#: three cards; runs and sets listed high to low or shuffled; a whole suit (13 cards);
+#: ties between arrangements of equal deadwood; many overlapping melds (aces to sevens).
+MELD_CORNERS: tuple[Args, ...] = _hands(
+    "", "KS", "7H 7S", "2C 9D KH", "QH KH AH", "KH AH 2H 3H", "AH 2H 3H", "7H 8H 9H 9S 9D",
+    "9D 9S 9H 8H 7H", "5H 6H 7H 7C 7D", "7D 7C 7H 6H 5H", "3H 4H 5H 5C 5D 5S",
+    "5C 5D 5H 5S 4S 6S", "5C 5D 5H 5S 4S 6S 4H 6H", "9C 9D 9H 9S 8S TS",
+    "2S 3S 4S 5S 6S 7S", "7S 6S 5S 4S 3S 2S", "4H 5H 6H 7H 7C 7D", "AC AD AH 2C 3C 2D 3D",
+    "2C 3C 4C 2D 3D 4D 2H 3H 4H", "TC TD TH JH QH", "QH JH TH TD TC", "AH 2H 3H 3S 3D",
+    "8C 8D 8H 8S 9C TC 9D TD", "2H 3H 4H 7S 7D 7C KD", "KD 7C 7D 7S 4H 3H 2H",
+    "AS 2S 3S 4S", "5C 5D 5H 5S", "AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC",
+    "AD 2D 3D AC 2C 3C AH 2H 3H AS 2S 3S", "6C 6D 6H 7C 7D 7H 8C 8D 8H 5C 9C",
+    "2C 2D 2H 2S 3C 3D 3H 3S 4C 4D 4H 4S KD", "JS QS KS AS 2S 3S",
+)
 
 
 def _set_reason(cards: list[Card]) -> str:
@@ -215,7 +272,7 @@ KATAS: tuple[Kata, ...] = (
         hint=lambda: _("A set has 3 or 4 cards, all of the same rank; suits do not matter."),
         public=tuple((_c(t),) for t in ("7H 7S 7D", "7H 7S", "QC QD QH QS", "7H 7S 8D",
                                         "2C 3C 4C")),
-        generate=_gen_set, reference=lambda cards: engine_is_set(cards),
+        generate=_gen_set, corners=SET_CORNERS, reference=lambda cards: engine_is_set(cards),
         judge=_judge_is_set, size=_n_cards,
         shrink=lambda args: _shrink_cards(args),
     ),
@@ -227,7 +284,7 @@ KATAS: tuple[Kata, ...] = (
                        "in any order."),
         public=tuple((_c(t),) for t in ("AH 2H 3H", "9S 7S 8S", "QH KH AH", "5D 6D",
                                         "5D 6D 7C", "4C 5C 7C", "TC JC QC KC")),
-        generate=_gen_run, reference=lambda cards: engine_is_run(cards),
+        generate=_gen_run, corners=RUN_CORNERS, reference=lambda cards: engine_is_run(cards),
         judge=_judge_is_run, size=_n_cards,
         shrink=lambda args: _shrink_cards(args),
     ),
@@ -238,7 +295,9 @@ KATAS: tuple[Kata, ...] = (
                        "too, and a run of 5 holds runs of 3 and 4 inside it."),
         public=tuple((_c(t),) for t in ("7H 8H 9H 9S 9D", "5C 5D 5H 5S", "AS 2S 3S 4S",
                                         "2C 9D KH")),
-        generate=lambda d: (_gen_meld_hand(d, 8),), reference=_all_melds_reference,
+        generate=lambda d: (_gen_meld_hand(d, 8),),
+        corners=tuple(c for c in MELD_CORNERS if len(c[0]) <= 9),
+        reference=_all_melds_reference,
         judge=_judge_all_melds, size=_n_cards, shrink=lambda args: _shrink_cards(args),
         show_expected=lambda args, e: fmt(e) if e else "[]",
     ),
@@ -250,7 +309,7 @@ KATAS: tuple[Kata, ...] = (
         public=tuple((_c(t),) for t in ("2H 3H 4H 7S 7D 7C KD", "5H 6H 7H 7C 7D",
                                         "AH 2H 3H 3S 3D", "TC TD TH JH QH",
                                         "9C 9D 9H 9S 8S TS")),
-        generate=lambda d: (_gen_meld_hand(d, 13),),
+        generate=lambda d: (_gen_meld_hand(d, 13),), corners=MELD_CORNERS,
         reference=lambda cards: engine_best_melds(cards).deadwood_value,
         judge=_judge_best_melds, size=_n_cards, shrink=lambda args: _shrink_cards(args),
         show_expected=_show_arrangement, arrangement=_returned_arrangement,

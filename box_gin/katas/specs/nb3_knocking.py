@@ -44,6 +44,28 @@ def _gen_knock(d: Draw) -> Args:
         [c for c in full_deck() if c not in cards], 2 - len(cards), 2 - len(cards)), limit)
 
 
+#: The fixed hidden tests of can_knock, by class: every limit from 0 to 10 against a hand
+#: whose least deadwood is just at it (may knock) and just above it (may not); a limit of
+#: 0 (gin only) with gin and with a deadwood of 1; the limit left out (10); two cards
+#: (the fewest), three, eleven, fourteen; the best discard inside a meld (the end of a
+#: four-card run, the fourth card of a set); tens and faces only; hands listed in any
+#: order.
+KNOCK_CORNERS: tuple[Args, ...] = (
+    *((_c(f"5H 6H 7H KS {'A23456789T'[n - 1]}C"), n) for n in range(1, 11)),
+    *((_c(f"5H 6H 7H KS {'A23456789T'[n - 1]}C"), n - 1) for n in range(1, 11)),
+    (_c("5H 6H 7H KS 9C"), 8), (_c("5H 6H 7H KS"), 0), (_c("5H 6H 7H KS AC"), 0),
+    (_c("5H 6H 7H KS AC"), 1), (_c("5H 6H 7H 8H"), 0), (_c("7C 7D 7H 7S"), 0),
+    (_c("7C 7D 7H 7S 2D"), 0), (_c("7C 7D 7H 7S 2D"), 1), (_c("7C 7D 7H 7S 2D"), 2),
+    (_c("AH KS"), 0), (_c("AH KS"), 1), (_c("2H KS"), 1), (_c("AH 2C"), 0),
+    (_c("AH 2C"), 1), (_c("QS KS"), 10), (_c("QS KS"), 9), (_c("TC JD QH KS"), 10),
+    (_c("TC JD QH KS"), 0), (_c("5H 6H 7H 2C 9D"), 2), (_c("5H 6H 7H 2C 9D"), 1),
+    (_c("KS 7H 6H 5H"),), (_c("9C 9D 7H 6H 5H 2S"),), (_c("TC JC QC KC AS AD AH AC"), 0),
+    (_c("AH 2H 3H 4H 7S 7D 7C 9C 9D 9S KD"),),
+    (_c("2C 3C 4C 7D 7H 7S 8H 8S JD QH KS"),),
+    (_c("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH 2S"), 0),
+)
+
+
 def _can_knock_reference(cards: list[Card], limit: int = 10) -> bool:
     if len(cards) < 2:
         raise ValueError("at least 2 cards")
@@ -93,6 +115,20 @@ def _gen_discards(d: Draw) -> Args:
     return (cards + d.subset(rest, max(0, 2 - len(cards)), max(0, 2 - len(cards))),)
 
 
+#: The fixed hidden tests of best_discards, by class: one best discard; several tied
+#: (equal values of different ranks: TS JS; a meld's two ends); every card tied (two
+#: cards); the best discard inside a meld (the end of a four-card run, the fourth card of
+#: a set, a card shared by a run and a set); gin after the discard; an ace as the only
+#: stray; hands listed in any order.
+DISCARD_CORNERS: tuple[Args, ...] = tuple((_c(t),) for t in (
+    "AH KS", "KS AH", "TS JS", "5H 6H 7H 8H", "8H 7H 6H 5H", "5H 6H 7H 8H 9C",
+    "7C 7D 7H 7S", "7C 7D 7H 7S 2D", "5H 6H 7H KC KD", "5H 6H 7H TS JS QD",
+    "3H 4H 5H 5C 5D", "3H 4H 5H 6H 6C 6D", "2C 2D 2H 9S", "AH 2H 3H AS", "AS AH 2H 3H",
+    "4C 5C 6C 7C 8C AD", "9C 9D 9H 9S 8S TS", "QS KS AS 2S", "7H 7S 8H 8S 9H 9S",
+    "AH 2H 3H 4H 7S 7D 7C 9C 9D 9S KD", "KD 9S 9D 9C 7C 7D 7S 4H 3H 2H AH",
+))
+
+
 def _best_discards_reference(cards: list[Card]) -> list[Card]:
     after = _after_discards(cards)
     least = min(after.values())
@@ -127,6 +163,19 @@ def _is_gin_reference(cards: list[Card]) -> bool:
     return min(_after_discards(cards).values()) == 0
 
 
+#: The fixed hidden tests of is_gin, by class: two cards (never gin), three; gin with the
+#: discard a stray, the end of a four-card run, the fourth card of a set; a deadwood of
+#: 1 (an ace) left, which is not gin; gin only when the run, not the set, takes a shared
+#: card; eleven cards, fourteen; QKA (not a run) left; hands listed in any order.
+GIN_CORNERS: tuple[Args, ...] = tuple((_c(t),) for t in (
+    "AH KS", "AH 2H", "AH 2H 3H", "5H 6H 7H KS", "KS 7H 6H 5H", "5H 6H 7H 8H", "7C 7D 7H 7S",
+    "5H 6H 7H AC KS", "5H 6H 7H AC", "QH KH AH 2C", "QH KH AH 5C 5D 5S",
+    "3H 4H 5H 5C 5D KS", "3H 4H 5H 6H 5C 5D 5S", "AH 2H 3H 4H 7S 7D 7C 9C 9D 9S KD",
+    "AH 2H 3H 4H 7S 7D 7C 9C 9D 9S AD", "2C 3C 4C 7D 7H 7S 8H 8S JD QH KS",
+    "AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC 5D",
+))
+
+
 def _gen_gin(d: Draw) -> Args:
     mode = d.integer(0, 4)
     cards = (any_cards(d, 2, 11) if mode == 0 else _gen_meld_hand(d, 11) if mode == 1
@@ -147,7 +196,7 @@ KATAS: tuple[Kata, ...] = (
                 (_c("AH 2H 3H 5S 5D 5C 9C 9D JS QS KD"), 10),
                 (_c("2C 3C 4C 7D 7H 7S 8H 8S JD QH KS"), 10),
                 (_c("5H 6H 7H 7C 7D"), 10), (_c("5H 6H 7H 2C 9D"), 1)),
-        generate=_gen_knock, reference=_can_knock_reference,
+        generate=_gen_knock, corners=KNOCK_CORNERS, reference=_can_knock_reference,
         judge=_judge_can_knock, size=_n_cards,
         shrink=lambda args: _shrink_cards(args, least=2),
     ),
@@ -158,7 +207,8 @@ KATAS: tuple[Kata, ...] = (
                        "least deadwood: there may be several."),
         public=((_c("AH 2H 3H 4H 7S 7D 7C 9C 9D 9S KD"),), (_c("5H 6H 7H KC KD"),),
                 (_c("5H 6H 7H 8H 9C"),), (_c("2C 2D 2H 9S"),)),
-        generate=_gen_discards, reference=_best_discards_reference,
+        generate=_gen_discards, corners=DISCARD_CORNERS,
+        reference=_best_discards_reference,
         judge=_judge_best_discards, size=_n_cards,
         shrink=lambda args: _shrink_cards(args, least=2),
     ),
@@ -169,7 +219,7 @@ KATAS: tuple[Kata, ...] = (
                        "all the cards left must be in melds."),
         public=((_c("AH 2H 3H 4H 7S 7D 7C 9C 9D 9S KD"),), (_c("5H 6H 7H KS"),),
                 (_c("5H 6H 7H 8H"),), (_c("5H 6H 7H KS QD"),)),
-        generate=_gen_gin, reference=_is_gin_reference,
+        generate=_gen_gin, corners=GIN_CORNERS, reference=_is_gin_reference,
         judge=_judge_is_gin, size=_n_cards,
         shrink=lambda args: _shrink_cards(args, least=2),
     ),

@@ -77,6 +77,38 @@ def _gen_lay_off(d: Draw) -> Args:
     return (knocker, d.permutation(mine), gin)
 
 
+def _lo(melds: str, cards: str, gin: bool = False) -> Args:
+    return ([_c(m) for m in melds.split("|")], _c(cards), gin)
+
+
+#: The fixed hidden tests of lay_off, by class: one card and a chain of two above a run,
+#: below it, at both ends; the run given high to low, or shuffled (the kata promises no
+#: order); the ace low only (4H on AH 2H 3H, AH below 2H 3H 4H, no AH above JH QH KH); a
+#: set's fourth card, the set in any order; nothing onto a four-card set; the knocker's
+#: melds in either order; a card that fits two of the knocker's melds where only one
+#: choice lets another card follow (8S onto 8C 8D 8H or 5S 6S 7S, then 9S); a card the
+#: defender may meld or lay off, and a four-card set giving a card away; gin, where
+#: nothing is laid off; nothing that fits at all.
+LAY_OFF_CORNERS: tuple[Args, ...] = (
+    _lo("5H 6H 7H", "8H"), _lo("5H 6H 7H", "8H 9H"), _lo("5H 6H 7H", "4H 3H"),
+    _lo("5H 6H 7H", "4H 8H KC"), _lo("5H 6H 7H", "9H"), _lo("5H 6H 7H", "3H 9H 2C"),
+    _lo("7H 6H 5H", "8H 9H"), _lo("7H 6H 5H", "4H 3H"), _lo("7H 6H 5H", "8H 4H"),
+    _lo("6H 5H 7H", "8H 9H 4H"), _lo("9C 8C 7C 6C", "TC 5C JC"), _lo("KD QD JD", "TD 9D"),
+    _lo("AH 2H 3H", "4H 5H"), _lo("4H 3H 2H", "AH"), _lo("2H 3H 4H", "AH"),
+    _lo("JH QH KH", "AH"), _lo("QH KH JH", "TH AH"), _lo("KC KD KS", "KH"),
+    _lo("KS KC KD", "KH 2C"), _lo("4C 4D 4H 4S", "3C 5C 6C"), _lo("4C 4D 4H 4S", "5S 5D"),
+    _lo("8C 8D 8H|5S 6S 7S", "8S 9S"), _lo("5S 6S 7S|8C 8D 8H", "8S 9S"),
+    _lo("7S 6S 5S|8H 8D 8C", "8S 9S TS"), _lo("8C 8D 8H|5S 6S 7S", "8S 4S"),
+    _lo("8C 8D 8H|9S TS JS", "8S 7S"), _lo("JS TS 9S|8H 8C 8D", "8S 7S 6S"),
+    _lo("5H 6H 7H", "8H 8C 8D"), _lo("5H 6H 7H", "8H 8C 8D 9H"),
+    _lo("5H 6H 7H", "8C 8D 8H 8S"), _lo("5H 6H 7H", "8C 8D 8H 8S 9H"),
+    _lo("5H 6H 7H", "8H 9H", True), _lo("KC KD KS", "KH 2C", True),
+    _lo("7H 6H 5H|KC KD KS", "8H 9H KH 2C 2D 2S 4C", True),
+    _lo("5H 6H 7H|KC KD KS", "8H 9H KH 2C 2D 2S 4C"),
+    _lo("KS KD KC|7H 5H 6H", "4C 2S 2D 2C KH 9H 8H"), _lo("5H 6H 7H", "2C 9D KS"),
+)
+
+
 def _gen_lay_off_mixed(d: Draw) -> Args:
     knocker: list[list[Card]] = []
     used: set[Card] = set()
@@ -193,6 +225,17 @@ def _judge_score(args: Args, expected: Any, got: Any) -> str | None:
     return None
 
 
+#: The fixed hidden tests of score_hand, by class: K < D by one and by much; K = D (a
+#: tie is an undercut), at 0 and at 10; K > D by one and by much; D = 0 after a knock
+#: (an undercut of 10 + K); the knock limit's edge, K = 10; gin with D = 0, small, large.
+SCORE_CORNERS: tuple[Args, ...] = (
+    (0, 1, False), (4, 5, False), (4, 19, False), (0, 7, False), (10, 11, False),
+    (1, 98, False), (0, 0, False), (5, 5, False), (10, 10, False), (6, 5, False),
+    (10, 0, False), (8, 6, False), (3, 0, False), (1, 0, False), (10, 9, False),
+    (0, 0, True), (0, 1, True), (0, 31, True), (0, 99, True),
+)
+
+
 def _shrink_score(args: Args) -> Iterator[Args]:
     k, dd, gin = args
     if k > 0 and dd > 0:
@@ -217,7 +260,8 @@ KATAS: tuple[Kata, ...] = (
                 ([_c("5H 6H 7H")], _c("8H 9H"), False), ([_c("5H 6H 7H")], _c("8H 9H"), True),
                 ([_c("5H 6H 7H")], _c("8H 8C 8D"), False),
                 ([_c("4C 4D 4H 4S")], _c("3C 5C 6C"), False)),
-        generate=_gen_lay_off, reference=_lay_off_reference, judge=_judge_lay_off,
+        generate=_gen_lay_off, corners=LAY_OFF_CORNERS, reference=_lay_off_reference,
+        judge=_judge_lay_off,
         size=lambda args: sum(map(len, args[0])) + len(args[1]),
         shrink=_shrink_lay_off,
     ),
@@ -230,7 +274,8 @@ KATAS: tuple[Kata, ...] = (
                        "25 + D and is never undercut."),
         public=((4, 19, False), (8, 6, False), (5, 5, False), (0, 0, True), (0, 31, True),
                 (0, 7, False)),
-        generate=_gen_score, reference=_score_reference, judge=_judge_score,
+        generate=_gen_score, corners=SCORE_CORNERS, reference=_score_reference,
+        judge=_judge_score,
         size=lambda args: args[0] + args[1], shrink=_shrink_score,
     ),
 )
