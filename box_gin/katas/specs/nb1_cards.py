@@ -226,7 +226,9 @@ KATAS: tuple[Kata, ...] = (
                        "each. card.rank runs from 1 (ace) to 13 (king)."),
         public=tuple((c,) for c in _c("AH 7D TS JC QH KS 2C")),
         generate=lambda d: (d.choice(full_deck()),),
-        corners=tuple((c,) for c in full_deck()),  # every card
+        # Every rank, the suits in turn (not every card: a table of the fixed answers
+        # must still miss some, for the fresh cases to find).
+        corners=tuple((CARDS[(Suit(r % 4), r)],) for r in range(1, 14)),
         reference=lambda card: card.value,
         judge=_judge_card_value, size=lambda args: 1,
         shrink=_shrink_one_card,
