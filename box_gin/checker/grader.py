@@ -46,7 +46,7 @@ from .sandbox import Child, ChildGone, Limits, Sandbox, harden_grader, open_sand
 from .submissions import BadSubmission, Submission, defined_names, extract_cells
 
 #: Changes whenever grading could give a different result: part of the rerun cache key.
-CHECKER_VERSION = "2"
+CHECKER_VERSION = "3"
 StudentResult = dict[str, Any]
 #: The longest text from a child kept anywhere (a string in an answer, a message).
 MAX_TEXT = 300
