@@ -135,7 +135,7 @@ def main() -> None:
                 # The one way both checks call a function (the notebook's check too).
                 outcomes.append(wire.answer(
                     fn, data, card_type=card_type, card_text=repr, card_of=by_text.__getitem__,
-                    start=lambda: setitimer(real, per_call), stop=lambda: setitimer(real, 0)))
+                    start=lambda t=per_call: setitimer(real, t), stop=lambda: setitimer(real, 0)))
             except Timeout:
                 outcomes.append({"timeout": per_call})
             except RecursionError:
