@@ -303,3 +303,62 @@ def test_a_failure_is_shrunk_public_tests_too(name, kata, most):
     assert BY_NAME[kata].size(failure.args) <= most, result.feedback()
     if kata == "next_roles":
         assert list(failure.args[0]) != ["box", "captain", "sitter"]
+
+
+def _round_trip(value):
+    return decode(json.loads(json.dumps(encode(value, card_type=Card, card_text=repr))),
+                  card_of=lambda t: Card.parse(t))
+
+
+def test_the_wire_carries_what_the_katas_allow_as_plain_values():
+    from collections import OrderedDict, deque, namedtuple
+    from enum import Enum, IntEnum
+    from types import MappingProxyType
+
+    class Side(str, Enum):
+        KNOCKER = "knocker"
+
+    class Hand(list):
+        pass
+
+    pair = namedtuple("Pair", "melds deadwood")([C("5H 6H 7H")], Hand(C("KS")))
+    got = _round_trip(pair)
+    assert type(got) is tuple and got == ([C("5H 6H 7H")], C("KS"))
+    assert type(got[1]) is list
+    assert _round_trip(OrderedDict(box="Ada")) == {"box": "Ada"}
+    assert type(_round_trip(MappingProxyType({"box": "Ada"}))) is dict
+    assert _round_trip(deque(C("2C 3C"))) == C("2C 3C")
+    assert _round_trip({"a": 1}.keys()) == frozenset({"a"})
+    side = _round_trip((Side.KNOCKER, IntEnum("V", "ONE")(1)))
+    assert side == ("knocker", 1) and type(side[0]) is str and type(side[1]) is int
+    for opaque in ((c for c in C("2C")), b"7H", {"a": 1}.values()):
+        assert isinstance(_round_trip(opaque), Opaque)
+
+
+def test_check_gives_the_function_equal_values_never_the_cases_own():
+    """As in the grader, whose child decodes every case from JSON: `is` finds nothing."""
+    kata = BY_NAME["next_roles"]
+    seen = []
+
+    def next_roles(roles, scorer):
+        seen.append((roles, scorer))
+        return SOLUTIONS["next_roles"](roles, scorer)
+
+    assert run_check(next_roles, kata, fresh=False, search_more=False).passed
+    sent = dict(zip(map(id, [a[0] for a in kata.public]), kata.public, strict=True))
+    assert seen[0][0] == kata.public[0][0] and id(seen[0][0]) not in sent
+    assert seen[0][0]["box"] == "Ada" and seen[0][0]["box"] is not kata.public[0][0]["box"]
+    assert seen[0][1] == "box" and seen[0][1] is not kata.public[0][1]
+
+
+@pytest.mark.parametrize("kata", KATAS, ids=lambda k: k.name)
+def test_the_corners_are_valid_inputs_and_lead_the_fixed_hidden_tests(kata):
+    assert kata.corners, kata.name
+    assert len(kata.hidden_cases()) == kata.hidden_count >= len(kata.corners)
+    hidden = [repr(a) for a in kata.hidden_cases()]
+    for args in kata.corners:
+        assert repr(args) in hidden
+        kata.expected(args)  # a right answer or a rejection, never a crash
+        cards = list(cards_of(args))
+        if kata.name not in ("roles_from_cut",):  # each round of a cut is a fresh deck
+            assert len(cards) == len(set(cards)), args
