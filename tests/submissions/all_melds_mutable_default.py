@@ -1,7 +1,7 @@
 """Collects the melds in a default list argument, which keeps them from call to call: breaks all_melds."""
 from itertools import combinations
 
-BREAKS = ['all_melds']
+BREAKS = ["all_melds"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

@@ -1,7 +1,7 @@
 """Finds runs of up to five cards only: breaks all_melds."""
 from itertools import combinations
 
-BREAKS = ['all_melds']
+BREAKS = ["all_melds"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

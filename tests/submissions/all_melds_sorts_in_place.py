@@ -1,7 +1,7 @@
 """Sorts the hand in place, then finds the melds: breaks all_melds."""
 from itertools import combinations
 
-BREAKS = ['all_melds']
+BREAKS = ["all_melds"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

@@ -1,7 +1,7 @@
 """Gives the limit a default of 0 instead of 10: breaks can_knock."""
 from itertools import combinations
 
-BREAKS = ['can_knock']
+BREAKS = ["can_knock"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

@@ -1,7 +1,7 @@
 """Reads a limit of 0 as no limit given (`limit or 10`): breaks can_knock."""
 from itertools import combinations
 
-BREAKS = ['can_knock']
+BREAKS = ["can_knock"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

@@ -1,7 +1,7 @@
 """Says two cards can never knock: breaks can_knock."""
 from itertools import combinations
 
-BREAKS = ['can_knock']
+BREAKS = ["can_knock"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

@@ -1,7 +1,7 @@
 """Says a limit of 0 never allows a knock (gin is a knock too): breaks can_knock."""
 from itertools import combinations
 
-BREAKS = ['can_knock']
+BREAKS = ["can_knock"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

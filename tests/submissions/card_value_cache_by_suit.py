@@ -1,6 +1,6 @@
 """Remembers values in a cache keyed by the suit: breaks card_value."""
 
-BREAKS = ['card_value']
+BREAKS = ["card_value"]
 
 
 SEEN = {}

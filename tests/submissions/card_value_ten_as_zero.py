@@ -1,6 +1,6 @@
 """Takes the value as the rank modulo 10 (a ten is 0): breaks card_value."""
 
-BREAKS = ['card_value']
+BREAKS = ["card_value"]
 
 
 def card_value(card):

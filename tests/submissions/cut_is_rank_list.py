@@ -1,6 +1,6 @@
 """Compares lists of ranks with `is` to find a tie: breaks roles_from_cut."""
 
-BREAKS = ['roles_from_cut']
+BREAKS = ["roles_from_cut"]
 
 
 def roles_from_cut(cuts):

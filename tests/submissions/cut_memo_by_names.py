@@ -1,6 +1,6 @@
 """Caches the roles by the players' names, across calls: breaks roles_from_cut."""
 
-BREAKS = ['roles_from_cut']
+BREAKS = ["roles_from_cut"]
 
 
 MEMO = {}

@@ -1,6 +1,6 @@
 """Reads each player's cuts by popping them: breaks roles_from_cut."""
 
-BREAKS = ['roles_from_cut']
+BREAKS = ["roles_from_cut"]
 
 
 def roles_from_cut(cuts):

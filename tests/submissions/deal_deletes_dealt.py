@@ -1,6 +1,6 @@
 """Deletes the dealt cards from the deck, then returns the rest as the stock: breaks deal."""
 
-BREAKS = ['deal']
+BREAKS = ["deal"]
 
 
 def deal(deck):

@@ -1,6 +1,6 @@
 """Reverses the deck in place and pops from its end: breaks deal."""
 
-BREAKS = ['deal']
+BREAKS = ["deal"]
 
 
 def deal(deck):

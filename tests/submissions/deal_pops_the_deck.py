@@ -1,6 +1,6 @@
 """Deals by popping cards off the deck, as at a table: the caller's deck is emptied: breaks deal."""
 
-BREAKS = ['deal']
+BREAKS = ["deal"]
 
 
 def deal(deck):

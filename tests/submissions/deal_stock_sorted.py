@@ -1,6 +1,6 @@
 """Returns the stock sorted: breaks deal."""
 
-BREAKS = ['deal']
+BREAKS = ["deal"]
 
 
 def deal(deck):

@@ -1,7 +1,7 @@
 """Tries each discard by removing it and putting it back on top: the hand comes back in another order: breaks best_discards."""
 from itertools import combinations
 
-BREAKS = ['best_discards']
+BREAKS = ["best_discards"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

@@ -1,7 +1,7 @@
 """Keeps one card per value among the tied discards: breaks best_discards."""
 from itertools import combinations
 
-BREAKS = ['best_discards']
+BREAKS = ["best_discards"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

@@ -1,6 +1,6 @@
 """Calls the hand drawn only below 2 cards: breaks is_drawn."""
 
-BREAKS = ['is_drawn']
+BREAKS = ["is_drawn"]
 
 
 def is_drawn(stock_size, knocked):

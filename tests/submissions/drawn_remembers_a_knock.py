@@ -1,6 +1,6 @@
 """Once it has seen a knock, calls every later hand knocked: breaks is_drawn."""
 
-BREAKS = ['is_drawn']
+BREAKS = ["is_drawn"]
 
 
 STATE = {"knocked": False}

@@ -1,7 +1,7 @@
 """Calls two cards of one suit in a row gin: breaks is_gin."""
 from itertools import combinations
 
-BREAKS = ['is_gin']
+BREAKS = ["is_gin"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

@@ -1,7 +1,7 @@
 """Sorts the hand in place to look at it: breaks can_knock."""
 from itertools import combinations
 
-BREAKS = ['can_knock']
+BREAKS = ["can_knock"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

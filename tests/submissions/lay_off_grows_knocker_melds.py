@@ -1,7 +1,7 @@
 """Lays off by appending each card to the knocker's own meld lists, which the caller still needs: breaks lay_off."""
 from itertools import combinations
 
-BREAKS = ['lay_off']
+BREAKS = ["lay_off"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

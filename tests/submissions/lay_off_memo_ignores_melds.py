@@ -1,7 +1,7 @@
 """Caches answers by the defender's cards alone, across calls: breaks lay_off."""
 from itertools import combinations
 
-BREAKS = ['lay_off']
+BREAKS = ["lay_off"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

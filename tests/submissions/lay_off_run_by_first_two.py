@@ -1,7 +1,7 @@
 """Tells a run from a set by its first two cards' ranks going up: a run listed high to low is neither: breaks lay_off."""
 from itertools import combinations
 
-BREAKS = ['lay_off']
+BREAKS = ["lay_off"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

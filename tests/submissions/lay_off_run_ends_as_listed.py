@@ -1,7 +1,7 @@
 """Takes a knocker run's first card as its low end and its last as its high end (a run listed high to low): breaks lay_off."""
 from itertools import combinations
 
-BREAKS = ['lay_off']
+BREAKS = ["lay_off"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

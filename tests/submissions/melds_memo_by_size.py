@@ -1,7 +1,7 @@
 """Memoises arrangements by the number of cards, across calls: breaks best_melds."""
 from itertools import combinations
 
-BREAKS = ['best_melds']
+BREAKS = ["best_melds"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

@@ -1,6 +1,6 @@
 """Reads a digit rank with int(), which takes '010', '07', '+7' and '1_0': breaks parse_card."""
 
-BREAKS = ['parse_card']
+BREAKS = ["parse_card"]
 
 
 from box_gin import Card, Suit

@@ -1,6 +1,6 @@
 """Tests the rank text with `is "10"` (a slice is a new string): breaks parse_card."""
 
-BREAKS = ['parse_card']
+BREAKS = ["parse_card"]
 
 
 from box_gin import Card, Suit

@@ -1,6 +1,6 @@
 """Accepts any digits whose number is 2 to 10 ('07H', '010H'): breaks parse_card."""
 
-BREAKS = ['parse_card']
+BREAKS = ["parse_card"]
 
 
 from box_gin import Card, Suit

@@ -1,6 +1,6 @@
 """Reads the rank from the characters before the suit, up to two of them, and ignores anything before ('010H' is 10H, 'X7H' is 7H): breaks parse_card."""
 
-BREAKS = ['parse_card']
+BREAKS = ["parse_card"]
 
 
 from box_gin import Card, Suit

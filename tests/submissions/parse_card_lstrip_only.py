@@ -1,6 +1,6 @@
 """Strips spaces on the left only ('7H ' is refused): breaks parse_card."""
 
-BREAKS = ['parse_card']
+BREAKS = ["parse_card"]
 
 
 from box_gin import Card, Suit

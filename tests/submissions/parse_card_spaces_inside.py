@@ -1,6 +1,6 @@
 """Removes every space, inside the text too ('1 0H', '7 H'): breaks parse_card."""
 
-BREAKS = ['parse_card']
+BREAKS = ["parse_card"]
 
 
 from box_gin import Card, Suit

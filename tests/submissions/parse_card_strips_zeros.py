@@ -1,6 +1,6 @@
 """Strips leading zeros from the rank ('010H' is read as 10H): breaks parse_card."""
 
-BREAKS = ['parse_card']
+BREAKS = ["parse_card"]
 
 
 from box_gin import Card, Suit

@@ -1,6 +1,6 @@
 """Compares the scorer with `is` ("box" decoded from the wire is another string object): breaks next_roles."""
 
-BREAKS = ['next_roles']
+BREAKS = ["next_roles"]
 
 
 def next_roles(roles, scorer):

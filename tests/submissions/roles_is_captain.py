@@ -1,6 +1,6 @@
 """Compares the scorer with `is` for the captain, `==` for the box: breaks next_roles."""
 
-BREAKS = ['next_roles']
+BREAKS = ["next_roles"]
 
 
 def next_roles(roles, scorer):

@@ -1,6 +1,6 @@
 """Updates the roles dict in place and returns it: breaks next_roles."""
 
-BREAKS = ['next_roles']
+BREAKS = ["next_roles"]
 
 
 def next_roles(roles, scorer):

@@ -1,6 +1,6 @@
 """Checks each card is one above the one before, in the order given: breaks is_run."""
 
-BREAKS = ['is_run']
+BREAKS = ["is_run"]
 
 
 def is_run(cards):

@@ -1,6 +1,6 @@
 """Sorts the cards in place before looking: breaks is_run."""
 
-BREAKS = ['is_run']
+BREAKS = ["is_run"]
 
 
 def is_run(cards):

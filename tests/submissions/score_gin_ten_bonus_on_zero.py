@@ -1,6 +1,6 @@
 """Scores gin with no defender deadwood as an undercut: breaks score_hand."""
 
-BREAKS = ['score_hand']
+BREAKS = ["score_hand"]
 
 
 def score_hand(knocker_deadwood, defender_deadwood, gin):

@@ -1,6 +1,6 @@
 """Counts an undercut only when K > D, and K = D scores nothing: breaks score_hand."""
 
-BREAKS = ['score_hand']
+BREAKS = ["score_hand"]
 
 
 def score_hand(knocker_deadwood, defender_deadwood, gin):

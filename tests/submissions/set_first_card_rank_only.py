@@ -1,6 +1,6 @@
 """Compares every card with the first one's value: breaks is_set."""
 
-BREAKS = ['is_set']
+BREAKS = ["is_set"]
 
 
 def is_set(cards):

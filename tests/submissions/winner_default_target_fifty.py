@@ -1,6 +1,6 @@
 """Gives the target a default of 50: breaks game_winner."""
 
-BREAKS = ['game_winner']
+BREAKS = ["game_winner"]
 
 
 def game_winner(hands, target=50):

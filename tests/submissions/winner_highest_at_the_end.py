@@ -1,6 +1,6 @@
 """Adds up all the hands, then names the highest total if it reached the target: breaks game_winner."""
 
-BREAKS = ['game_winner']
+BREAKS = ["game_winner"]
 
 
 def game_winner(hands, target=100):

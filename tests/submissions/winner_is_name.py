@@ -1,6 +1,6 @@
 """Finds the leader by `is` against a name built afresh: breaks game_winner."""
 
-BREAKS = ['game_winner']
+BREAKS = ["game_winner"]
 
 
 def game_winner(hands, target=100):

@@ -1,6 +1,6 @@
 """Reads every hand and names the last player to reach the target: breaks game_winner."""
 
-BREAKS = ['game_winner']
+BREAKS = ["game_winner"]
 
 
 def game_winner(hands, target=100):

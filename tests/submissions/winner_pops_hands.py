@@ -1,6 +1,6 @@
 """Takes the hands off the list one by one: breaks game_winner."""
 
-BREAKS = ['game_winner']
+BREAKS = ["game_winner"]
 
 
 def game_winner(hands, target=100):

@@ -1,6 +1,6 @@
 """Checks the totals in the order of the names, not of the hands: breaks game_winner."""
 
-BREAKS = ['game_winner']
+BREAKS = ["game_winner"]
 
 
 def game_winner(hands, target=100):

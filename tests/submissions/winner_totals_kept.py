@@ -1,6 +1,6 @@
 """Keeps the running totals in a global, never reset between games: breaks game_winner."""
 
-BREAKS = ['game_winner']
+BREAKS = ["game_winner"]
 
 
 TOTALS = {}

@@ -1,7 +1,7 @@
 """Lays each card onto the first of the knocker's melds it fits, never trying the other: breaks lay_off."""
 from itertools import combinations
 
-BREAKS = ['lay_off']
+BREAKS = ["lay_off"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

@@ -1,7 +1,7 @@
 """Lays a card onto a set whenever one takes it: breaks lay_off."""
 from itertools import combinations
 
-BREAKS = ['lay_off']
+BREAKS = ["lay_off"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

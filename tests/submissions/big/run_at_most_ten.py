@@ -1,6 +1,6 @@
 """Caps a run at 10 cards: breaks is_run."""
 
-BREAKS = ['is_run']
+BREAKS = ["is_run"]
 
 
 def is_run(cards):

@@ -1,7 +1,7 @@
 """Keeps a cache between calls, keyed by everything the answer depends on (state that changes nothing): passes can_knock, is_gin, best_melds, game_winner."""
 from itertools import combinations
 
-PASSES = ['can_knock', 'is_gin', 'best_melds', 'game_winner']
+PASSES = ["can_knock", "is_gin", "best_melds", "game_winner"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

@@ -1,7 +1,7 @@
 """Returns a str enum for the side, an int subclass for a value, a str subclass for a name: passes score_hand, card_value, game_winner, lay_off."""
 from itertools import combinations
 
-PASSES = ['score_hand', 'card_value', 'game_winner', 'lay_off']
+PASSES = ["score_hand", "card_value", "game_winner", "lay_off"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

@@ -1,6 +1,6 @@
 """Returns an OrderedDict, a read-only mapping and a Mapping class of its own where a dict is asked for: passes deal, next_roles, roles_from_cut."""
 
-PASSES = ['deal', 'next_roles', 'roles_from_cut']
+PASSES = ["deal", "next_roles", "roles_from_cut"]
 
 
 from collections import OrderedDict

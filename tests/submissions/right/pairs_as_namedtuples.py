@@ -1,7 +1,7 @@
 """Returns pairs as namedtuples (an arrangement, a score): passes best_melds, score_hand."""
 from itertools import combinations
 
-PASSES = ['best_melds', 'score_hand']
+PASSES = ["best_melds", "score_hand"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

@@ -1,7 +1,7 @@
 """Returns sequences of its own (a list subclass, a deque, a tuple subclass) where a list is asked for: passes best_discards, all_melds, deal."""
 from itertools import combinations
 
-PASSES = ['best_discards', 'all_melds', 'deal']
+PASSES = ["best_discards", "all_melds", "deal"]
 
 
 ACE_HIGH = False  # may the ace follow the king?

@@ -1,7 +1,7 @@
 """Returns sets where any order will do, melds listed high to low, and ties broken towards runs: passes all_melds, best_discards, best_melds, is_run, is_set."""
 from itertools import combinations
 
-PASSES = ['all_melds', 'best_discards', 'best_melds', 'is_run', 'is_set']
+PASSES = ["all_melds", "best_discards", "best_melds", "is_run", "is_set"]
 
 
 ACE_HIGH = False  # may the ace follow the king?
