@@ -7,6 +7,11 @@ engine (or, for the three-player game's plain rules, by the short reference func
 there); the learner's answer is judged against it.  Where several answers are right (an
 arrangement of least deadwood, the order of a list of melds), the judge accepts every
 right one.
+
+Each kata's fixed hidden tests start with its *corners* (``Kata.corners``), written out
+beside its generator with the classes of input they cover: boundaries, free orderings,
+inputs the text allows though no game produces them, text at its edges.  They decide
+every verdict the project's collection of submissions knows, whatever the seed.
 """
 
 from __future__ import annotations
