@@ -362,3 +362,22 @@ def test_the_corners_are_valid_inputs_and_lead_the_fixed_hidden_tests(kata):
         cards = list(cards_of(args))
         if kata.name not in ("roles_from_cut",):  # each round of a cut is a fresh deck
             assert len(cards) == len(set(cards)), args
+
+
+def test_check_and_the_grader_read_a_reply_alike():
+    """The child's reply (``wire.answer``) read by ``check`` and by the grader."""
+    from box_gin.checker.grader import decode_outcome
+    from box_gin.katas.core import read_outcome
+    from box_gin.katas.wire import answer
+
+    def pops(deck):
+        deck.pop()
+        return {"upcard": deck[0], "rest": tuple(deck[1:])}
+
+    data = json.loads(json.dumps([encode(C("2C 3C 4C"), card_type=Card, card_text=repr)]))
+    reply = json.loads(json.dumps(answer(pops, data, card_type=Card, card_text=repr,
+                                         card_of=Card.parse)))
+    ours = read_outcome(reply, ("deck",), card_of=Card.parse)
+    assert ours == decode_outcome(reply, ("deck",))
+    assert ours == Returned({"upcard": Card.parse("2C"), "rest": (Card.parse("3C"),)},
+                            ("deck",))
