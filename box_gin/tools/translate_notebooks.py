@@ -265,6 +265,7 @@ def cell_source(cell: dict[str, Any]) -> str:
 
 
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+HEBREW = re.compile(r"[\u0590-\u05ff]")
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 WORD = re.compile(r"[^\W\d_]{2,}")
 

@@ -43,7 +43,7 @@ def direction(locator: Any) -> str:
 
 def test_hebrew_prose_reads_right_to_left_and_cards_left_to_right(
         page: Any, tmp_path: Path, jupyterlab: Callable[[Path], str]) -> None:
-    open_notebook(page, jupyterlab, tmp_path, "01_cards_and_dealing.ipynb")
+    open_notebook(page, jupyterlab, tmp_path, "01_cards_and_dealing.he.ipynb")
     first = page.locator(".jp-Notebook .jp-MarkdownOutput").first
     prose = first.locator("div[dir='rtl']")
     expect(prose).to_have_count(1)
@@ -75,7 +75,7 @@ def test_hebrew_prose_reads_right_to_left_and_cards_left_to_right(
 
 def test_hebrew_notebook_runs_and_its_widget_is_right_to_left(
         page: Any, tmp_path: Path, jupyterlab: Callable[[Path], str]) -> None:
-    open_notebook(page, jupyterlab, tmp_path, "01_cards_and_dealing.ipynb")
+    open_notebook(page, jupyterlab, tmp_path, "01_cards_and_dealing.he.ipynb")
     page.wait_for_function("""() => { const w = window.jupyterapp.shell.currentWidget;
         const s = w && w.sessionContext && w.sessionContext.session;
         return s && s.kernel && s.kernel.connectionStatus === 'connected'; }""",
