@@ -10,7 +10,7 @@ A sentence that shows a value says it the learner's way: :func:`format_number` a
 :func:`yes_no` for a truth value.  In a right-to-left language every card, formula, code
 span, file name and ``{placeholder}`` of a translation is wrapped in a left-to-right
 isolate (:func:`isolate_ltr`), so that ``K♦`` or ``26 − 4 = 22`` keep their order
-inside Hebrew text; :func:`ltr` does the same for one value put into a line by code.
+inside Hebrew text; :func:`isolate` does the same for one value put into a line by code.
 """
 
 from __future__ import annotations
@@ -179,10 +179,12 @@ def yes_no(value: bool | None) -> str:
 
 # --- right to left ---------------------------------------------------------------------
 
-LRI, PDI = "\u2066", "\u2069"
+#: Left-to-right isolate, first-strong isolate (its direction from its first letter), and
+#: the end of an isolate.
+LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
 #: What is left as it is: HTML tags and entities, a markdown link's target, an isolate
 #: already there.
-_PROTECTED = r"<[^<>]*>|&#?\w+;|\]\([^()\s]*\)|\u2066[^\u2069]*\u2069"
+_PROTECTED = r"<[^<>]*>|&#?\w+;|\]\([^()\s]*\)|[\u2066-\u2068][^\u2069]*\u2069"
 #: Left-to-right material: a placeholder, a code span, a card or a run of cards of one
 #: suit (``K♦``, ``5-6-7♥``, ``10♣``, ``7H``), a Latin word, file name or number.
 _ATOM = (r"\{[^{}]*\}|``(?:(?!``).)+``|`[^`]+`"
@@ -194,26 +196,35 @@ _LTR_RUN = re.compile(rf"(?P<keep>{_PROTECTED})|(?P<run>(?:{_ATOM})(?:(?:{_JOIN}
 _PLAIN = re.compile(r"[0-9.,]+|[A-Za-z]+")
 
 
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
 def _wrap(match: re.Match[str]) -> str:
     run = match.group("run")
     if run is None or _PLAIN.fullmatch(run):
         return match.group(0)  # a plain word or number keeps its place on its own
+    if _PLACEHOLDER.fullmatch(run):
+        # a value alone: a card or a name reads left to right, a Hebrew label right to left
+        return FSI + run + PDI
     return LRI + run + PDI
 
 
 @functools.lru_cache(maxsize=4096)
 def isolate_ltr(text: str) -> str:
     """``text`` with every left-to-right run (a card or cards, a formula such as
-    ``26 − 4 = 22``, a code span, a file name, a ``{placeholder}``) inside a
-    left-to-right isolate (U+2066 … U+2069), so that right-to-left text around it
-    cannot reorder it.  HTML tags, entities and link targets are left alone."""
+    ``26 − 4 = 22``, a code span, a file name) inside a left-to-right isolate
+    (U+2066 … U+2069), and every ``{placeholder}`` standing alone inside a first-strong
+    isolate (U+2068 … U+2069: a card keeps left to right, a Hebrew word right to left), so
+    that the right-to-left text around them cannot reorder them.  HTML tags, entities and
+    link targets are left alone."""
     if not text or not any("\u0590" <= ch <= "\u08ff" for ch in text):
         return text  # no right-to-left letters: nothing can reorder it
     return _LTR_RUN.sub(_wrap, text)
 
 
-def ltr(value: object) -> str:
-    """``str(value)`` in a left-to-right isolate when the language in use is written
-    right to left (a card or a list of cards printed beside Hebrew words)."""
+def isolate(value: object) -> str:
+    """``str(value)`` in a first-strong isolate when the language in use is written
+    right to left, so that a card, a tuple of cards or a number printed beside Hebrew
+    words keeps its own order (and a Hebrew word its own)."""
     text = str(value)
-    return LRI + text + PDI if get_language() in RTL_LANGUAGES else text
+    return FSI + text + PDI if get_language() in RTL_LANGUAGES else text

@@ -448,7 +448,7 @@ def _code(source: str, units: list[Unit], table: dict[str, str], lang: str) -> s
         text = table[unit.text]
         if lang in RTL_LANGUAGES and unit.kind == "string" and "f" in unit.quote.lower():
             # a value printed among right-to-left words keeps its own order
-            text = FIELD.sub(lambda m: "{ltr(" + m[1].strip() + ")}", text)
+            text = FIELD.sub(lambda m: "{isolate(" + m[1].strip() + ")}", text)
         if unit.kind == "comment":
             new = "# " + text
         else:
@@ -464,12 +464,12 @@ def _code(source: str, units: list[Unit], table: dict[str, str], lang: str) -> s
 
 def _with_language(source: str, lang: str) -> str:
     """The first code cell, switched to ``lang`` (and, right to left, importing
-    :func:`box_gin.i18n.ltr`, which the translated f-strings call)."""
+    :func:`box_gin.i18n.isolate`, which the translated f-strings call)."""
     if lang in RTL_LANGUAGES:
-        source = IMPORT_SET_LANGUAGE.sub(r"\1ltr, set_language", source, count=1)
+        source = IMPORT_SET_LANGUAGE.sub(r"\1isolate, set_language", source, count=1)
     if SET_LANGUAGE.search(source):
         return SET_LANGUAGE.sub(f'set_language("{lang}")', source)
-    names = "ltr, set_language" if lang in RTL_LANGUAGES else "set_language"
+    names = "isolate, set_language" if lang in RTL_LANGUAGES else "set_language"
     setting = f'from box_gin.i18n import {names}\n\nset_language("{lang}")\n'
     # before the cell's last expression, which stays last so that its value is shown
     try:
