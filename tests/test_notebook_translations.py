@@ -95,14 +95,18 @@ def test_the_play_notebook_keeps_the_app_as_its_cells_value() -> None:
     """The language is set before ``app()``, which stays the cell's last expression (else
     the translated play notebooks are blank), and their saved output shows the app."""
     source = next(s for s in tn.sources(ROOT) if s.stem == "play")
+    english = next(c for c in tn.read_notebook(ROOT / source.path)["cells"]
+                   if c["cell_type"] == "code")
+    shown = [sorted(o.get("data", {})) for o in english["outputs"]]
+    assert shown, "the English play notebook shows nothing"
     for lang in STARTED:
         nb = tn.read_notebook(source.target(ROOT, lang))
         cell = next(c for c in nb["cells"] if c["cell_type"] == "code")
         body = ast.parse(tn.cell_source(cell)).body
         assert isinstance(body[-1], ast.Expr) and ast.unparse(body[-1]) == "app()", lang
         assert any(ast.unparse(n) == f"set_language('{lang}')" for n in body[:-1]), lang
-        assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {})
-                   for o in cell.get("outputs", [])), f"{lang}: the play notebook is blank"
+        assert [sorted(o.get("data", {})) for o in cell.get("outputs", [])] == shown, (
+            f"{lang}: the play notebook does not show the app")
 
 
 def test_every_relative_link_of_a_notebook_reaches_a_file() -> None:
@@ -572,23 +576,27 @@ LTR_TOKEN = re.compile(r"(?:10|[2-9TJQKA])(?:-(?:10|[2-9TJQKA]))*[♣♦♥♠]|
 CONTROLS = re.compile("[\u2066-\u2069\u200e\u200f\u202a-\u202e]")
 
 
-def visual(text: str) -> str:
-    """How a right-to-left paragraph shows ``text``, left to right, without controls."""
+def visual(text: str, base: str = "R") -> str:
+    """How a paragraph of direction ``base`` (R: the Hebrew prose; L: code output, which
+    stays left to right) shows ``text``, left to right, without the controls."""
     from bidi import get_display
 
-    return CONTROLS.sub("", "\n".join(get_display(line, base_dir="R")
+    return CONTROLS.sub("", "\n".join(get_display(line, base_dir=base)
                                        for line in text.split("\n")))
 
 
-def reordered(text: str) -> list[str]:
+def reordered(text: str, base: str = "R") -> list[str]:
     """The left-to-right tokens of ``text`` that the bidi algorithm breaks or reverses."""
-    shown = visual(text)
+    shown = visual(text, base)
     return [t for t in LTR_TOKEN.findall(CONTROLS.sub("", text)) if t not in shown]
 
 
 def test_the_bidi_check_can_fail() -> None:
     assert reordered("זרקו את ה־K♦ עכשיו") == ["K♦"]
     assert reordered("אפשר לדפוק: 26 − 4 = 22 נקודות") == ["26 − 4 = 22"]
+    # printed output is a left-to-right block, where a card after Hebrew still breaks
+    assert reordered("Ben הגריל 10♣", "L") == ["10♣"]
+    assert reordered(tn.isolate_ltr("Ben הגריל ") + "\u206810♣\u2069", "L") == []
     assert reordered(tn.isolate_ltr("זרקו את ה־K♦, ואז 26 − 4 = 22")) == []
 
 
@@ -606,13 +614,14 @@ def test_hebrew_notebooks_show_cards_in_order_in_prose_and_printed_output() -> N
     checked, wrong = 0, []
     for source in tn.sources(ROOT):
         for cell in tn.read_notebook(source.target(ROOT, "he"))["cells"]:
-            texts = [tn.cell_source(cell)] if cell["cell_type"] == "markdown" else [
+            prose = cell["cell_type"] == "markdown"
+            texts = [tn.cell_source(cell)] if prose else [
                 "".join(o.get("text", "")) for o in cell.get("outputs", [])
                 if o.get("output_type") == "stream"]
             for text in texts:
                 for line in text.split("\n"):
                     if tn.HEBREW.search(line) and LTR_TOKEN.search(line):
                         checked += 1
-                        if reordered(line):
+                        if reordered(line, "R" if prose else "L"):
                             wrong.append((source.stem, reordered(line), line[:80]))
     assert checked > 50 and wrong == []

@@ -398,6 +398,8 @@ LINK = re.compile(r"(\]\()([^)\s]+)(\))")
 EXERCISE_NAME = re.compile(r"([`\[\u2066])exercises/([\w.-]+\.ipynb)?")
 #: A replacement field of an f-string with no conversion or format: ``{hand.upcard}``.
 FIELD = re.compile(r"(?<!\{)\{([^{}!:]+)\}(?!\})")
+#: A link whose text is (an isolate around) a notebook path: ``[02_melds.ipynb](…)``.
+NAMED_LINK = re.compile(r"\[(\u2066?)([\w./-]+\.ipynb)(\u2069?)\]\(([^)\s]+)\)")
 #: The folders whose notebooks have a translation in ``<folder>/<lang>/``.
 TRANSLATED = ("notebooks", "solutions", "exercises")
 
@@ -415,6 +417,15 @@ def _link(target: str, group: str, lang: str) -> str:
         where = posixpath.join(folder, lang, tagged(name, lang))
     new = posixpath.relpath(where, posixpath.join(group, lang))
     return new + (f"#{anchor}" if anchor else "")
+
+
+def _named_link(match: re.Match[str], lang: str) -> str:
+    before, text, after, target = match.groups()
+    name = posixpath.basename(target.partition("#")[0])
+    folder, _sep, shown = text.rpartition("/")
+    if name == tagged(shown, lang):
+        text = (folder + "/" if folder else "") + name
+    return f"[{before}{text}{after}]({target})"
 
 
 def _markdown(source: str, units: list[Unit], table: dict[str, str], lang: str,
@@ -436,6 +447,8 @@ def _markdown(source: str, units: list[Unit], table: dict[str, str], lang: str,
     text = EXERCISE_NAME.sub(lambda m: m[1] + f"exercises/{lang}/" + (
         tagged(m[2], lang) if m[2] else ""), text)
     text = LINK.sub(lambda m: m[1] + _link(m[2], group, lang) + m[3], text)
+    # a link that shows its file's name shows the translation's: [03_knocking.fr.ipynb]
+    text = NAMED_LINK.sub(lambda m: _named_link(m, lang), text)
     if lang in RTL_LANGUAGES:
         text = f'<div dir="rtl">\n\n{text.strip()}\n\n</div>'
     return text
