@@ -223,7 +223,9 @@ def test_hebrew_ui_messages_show_cards_formulas_and_code_in_logical_order() -> N
     for message in read("he"):
         if not message.id:
             continue
-        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        strings = message.string
+        forms = [str(f) for f in strings] if isinstance(strings, tuple | list) \
+            else [str(strings or "")]
         for form in forms:
             if not form or not re.search("[\u0590-\u05ff]", form):
                 continue

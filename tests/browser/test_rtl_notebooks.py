@@ -137,6 +137,7 @@ def test_hebrew_kata_feedback_keeps_cards_and_code_in_order(page: Any) -> None:
     of the counterexample and the call reads left to right inside the Hebrew sentences."""
     from box_gin.i18n import set_language
     from box_gin.katas import check
+    from box_gin.katas.feedback import CheckResult
 
     def card_value(card: Any) -> int:  # wrong for the face cards
         return min(card.rank, 9)
@@ -144,6 +145,7 @@ def test_hebrew_kata_feedback_keeps_cards_and_code_in_order(page: Any) -> None:
     set_language("he")
     try:
         result = check(card_value, "card_value")
+        assert isinstance(result, CheckResult), result
         html = result._repr_html_()
     finally:
         set_language("en")
