@@ -119,16 +119,21 @@ def test_cards_and_code_keep_their_order_inside_hebrew_prose_and_output(
     """Notebook 3 in Hebrew, as saved: "ה־K♦" in a paragraph shows K left of ♦ (not
     "♦K"), a code span reads as written, and the printed "נלקח: 2C" keeps 2 before C."""
     open_notebook(page, jupyterlab, tmp_path, "03_knocking.he.ipynb")
-    prose = ".jp-Notebook .jp-MarkdownOutput div[dir='rtl'] p"
-    page.locator(prose).first.wait_for()
-    for token in ("K♦", "5♣", "best_discards"):
-        found = page.evaluate(ORDER_JS, [prose, token])
-        assert found is not None, token
-        first, last = found
-        assert first < last, f"{token} is shown reversed in Hebrew prose: {found}"
+    prose = ".jp-Notebook .jp-MarkdownOutput div[dir='rtl'] :is(p, li)"
     output = ".jp-Notebook .jp-OutputArea-output pre"
-    found = page.evaluate(ORDER_JS, [output, "2C"])
-    assert found is not None and found[0] < found[1], found
+    for where, token in ((prose, "K♦"), (prose, "5♣"), (prose, "best_discards"),
+                         (output, "2C")):
+        # JupyterLab renders cells as they come into view: scroll until the token shows
+        handle = page.wait_for_function(
+            """([selector, token, order]) => {
+                 const found = eval(order)([selector, token]);
+                 if (found) return found;
+                 const scroller = document.querySelector('.jp-WindowedPanel-outer');
+                 if (scroller) scroller.scrollTop += 300;
+                 return null; }""", arg=[where, token, ORDER_JS], timeout=60_000,
+            polling=250)
+        first, last = handle.json_value()
+        assert first < last, f"{token} is shown reversed among Hebrew words: {first, last}"
     page.locator(prose).filter(has_text="K♦").first.scroll_into_view_if_needed()
 
 
