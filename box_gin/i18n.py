@@ -4,13 +4,22 @@ English is the source language.  ``_`` translates a message, ``ngettext`` a mess
 with a count.  Catalogs are gettext ``.mo`` files under ``box_gin/locale``; a missing
 catalog falls back to English.  The language comes from :func:`set_language`, else the
 ``BOX_GIN_LANG`` environment variable, else the system locale, else English.
+
+A sentence that shows a value says it the learner's way: :func:`format_number` and
+:func:`format_percent` (Babel, the language's separators: ``49,9 %``, ``2 140``),
+:func:`yes_no` for a truth value.  In a right-to-left language every card, formula, code
+span, file name and ``{placeholder}`` of a translation is wrapped in a left-to-right
+isolate (:func:`isolate_ltr`), so that ``K♦`` or ``26 − 4 = 22`` keep their order
+inside Hebrew text; :func:`isolate` does the same for one value put into a line by code.
 """
 
 from __future__ import annotations
 
+import functools
 import gettext
 import locale
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -114,15 +123,108 @@ def _current() -> gettext.NullTranslations:
 
 def _(message: str) -> str:
     """Translate ``message`` into the language in use."""
-    return _current().gettext(message)
+    return _bidi(_current().gettext(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """Translate a message whose form depends on the count ``n``."""
-    return _current().ngettext(singular, plural, n)
+    return _bidi(_current().ngettext(singular, plural, n))
 
 
 def pgettext(context: str, message: str) -> str:
     """Translate ``message`` in a context, where one English word has two meanings
     (``pgettext("phase", "discard")`` is a stage of the turn, not the verb)."""
-    return _current().pgettext(context, message)
+    return _bidi(_current().pgettext(context, message))
+
+
+def _bidi(text: str) -> str:
+    return isolate_ltr(text) if get_language() in RTL_LANGUAGES else text
+
+
+# --- values in sentences -----------------------------------------------------------------
+
+def _babel_locale() -> str:
+    return get_language()
+
+
+def format_number(value: float, decimals: int = 0) -> str:
+    """``value`` as the language in use writes it in a sentence, with ``decimals``
+    digits after the separator: ``format_number(2140)`` is ``2,140`` in English,
+    ``2 140`` in French; ``format_number(6.944, 2)`` is ``6.94`` / ``6,94``."""
+    from babel.numbers import format_decimal
+
+    pattern = "#,##0" + ("." + "0" * decimals if decimals > 0 else "")
+    return str(format_decimal(value, format=pattern, locale=_babel_locale()))
+
+
+def format_percent(share: float, decimals: int = 1) -> str:
+    """A share (0.499) as a percentage of the language in use, with ``decimals`` digits:
+    ``49.9%`` in English, ``49,9 %`` in French."""
+    from babel import Locale
+    from babel.numbers import format_percent as babel_percent
+
+    pattern = str(Locale.parse(_babel_locale()).percent_formats[None].pattern)
+    if decimals > 0:
+        pattern = re.sub(r"0(?![0.])", "0." + "0" * decimals, pattern, count=1)
+    return str(babel_percent(share, format=pattern, locale=_babel_locale()))
+
+
+def yes_no(value: bool | None) -> str:
+    """A truth value as a word of the language in use (``None``: a dash), for a
+    sentence; a bare Python value stays ``True`` / ``False``."""
+    if value is None:
+        return "\u2013"
+    return _("yes") if value else _("no")
+
+
+# --- right to left ---------------------------------------------------------------------
+
+#: Left-to-right isolate, first-strong isolate (its direction from its first letter), and
+#: the end of an isolate.
+LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
+#: What is left as it is: HTML tags and entities, a markdown link's target, an isolate
+#: already there.
+_PROTECTED = r"<[^<>]*>|&#?\w+;|\]\([^()\s]*\)|[\u2066-\u2068][^\u2069]*\u2069"
+#: Left-to-right material: a placeholder, a code span, a card or a run of cards of one
+#: suit (``K♦``, ``5-6-7♥``, ``10♣``, ``7H``), a Latin word, file name or number.
+_ATOM = (r"\{[^{}]*\}|``(?:(?!``).)+``|`[^`]+`"
+         r"|(?:10|[2-9TJQKA])(?:[-\u2013](?:10|[2-9TJQKA]))*[♣♦♥♠]"
+         r"|[0-9A-Za-z_][0-9A-Za-z_./\\-]*(?:\(\))?%?")
+#: What joins two atoms into one left-to-right run: an operator, or spaces and commas.
+_JOIN = r"[ \t\u00a0]*[−+\-=×÷<>≤≥→][ \t\u00a0]*|,?[ \t\u00a0]+"
+_LTR_RUN = re.compile(rf"(?P<keep>{_PROTECTED})|(?P<run>(?:{_ATOM})(?:(?:{_JOIN})(?:{_ATOM}))*)")
+_PLAIN = re.compile(r"[0-9.,]+|[A-Za-z]+")
+
+
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def _wrap(match: re.Match[str]) -> str:
+    run = match.group("run")
+    if run is None or _PLAIN.fullmatch(run):
+        return match.group(0)  # a plain word or number keeps its place on its own
+    if _PLACEHOLDER.fullmatch(run):
+        # a value alone: a card or a name reads left to right, a Hebrew label right to left
+        return FSI + run + PDI
+    return LRI + run + PDI
+
+
+@functools.lru_cache(maxsize=4096)
+def isolate_ltr(text: str) -> str:
+    """``text`` with every left-to-right run (a card or cards, a formula such as
+    ``26 − 4 = 22``, a code span, a file name) inside a left-to-right isolate
+    (U+2066 … U+2069), and every ``{placeholder}`` standing alone inside a first-strong
+    isolate (U+2068 … U+2069: a card keeps left to right, a Hebrew word right to left), so
+    that the right-to-left text around them cannot reorder them.  HTML tags, entities and
+    link targets are left alone."""
+    if not text or not any("\u0590" <= ch <= "\u08ff" for ch in text):
+        return text  # no right-to-left letters: nothing can reorder it
+    return _LTR_RUN.sub(_wrap, text)
+
+
+def isolate(value: object) -> str:
+    """``str(value)`` in a first-strong isolate when the language in use is written
+    right to left, so that a card, a tuple of cards or a number printed beside Hebrew
+    words keeps its own order (and a Hebrew word its own)."""
+    text = str(value)
+    return FSI + text + PDI if get_language() in RTL_LANGUAGES else text

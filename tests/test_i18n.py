@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -139,3 +140,98 @@ def test_language_from_the_system_locale(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv("BOX_GIN_LANG", "he")
     i18n.set_language(None)
     assert i18n.get_language() == "he"
+
+
+# --- values in sentences -----------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "percent", "number", "count", "yes"), [
+    ("en", "49.9%", "6.94", "2,140", "yes"),
+    ("fr", "49,9\u00a0%", "6,94", "2\u202f140", "oui"),
+    ("hu", "49,9%", "6,94", "2\u00a0140", "igen"),
+    ("id", "49,9%", "6,94", "2.140", "ya"),
+    ("he", "49.9%", "6.94", "2,140", "כן"),
+])
+def test_numbers_and_truth_values_are_said_the_languages_way(
+        lang: str, percent: str, number: str, count: str, yes: str) -> None:
+    i18n.set_language(lang)
+    assert i18n.format_percent(0.4987) == percent
+    assert i18n.format_number(6.944, 2) == number
+    assert i18n.format_number(2140) == count
+    assert i18n.yes_no(True) == yes
+    assert i18n.yes_no(False) != yes and i18n.yes_no(None) == "\u2013"
+
+
+# --- right to left -------------------------------------------------------------------------
+
+def test_isolates_wrap_cards_formulas_code_and_placeholders_only_in_hebrew_text() -> None:
+    lri, fsi, pdi = i18n.LRI, i18n.FSI, i18n.PDI
+    assert i18n.isolate_ltr("ה־K♦ גבוה") == f"ה־{lri}K♦{pdi} גבוה"
+    assert i18n.isolate_ltr("{d} − {k} = {points} נקודות") == (
+        f"{lri}{{d}} − {{k}} = {{points}}{pdi} נקודות")
+    assert i18n.isolate_ltr("נלקח: {card}") == f"נלקח: {fsi}{{card}}{pdi}"
+    assert i18n.isolate_ltr("כתבו `raise NotImplementedError()` כאן") == (
+        f"כתבו {lri}`raise NotImplementedError()`{pdi} כאן")
+    assert i18n.isolate_ltr('<b class="x">{name}</b> ב־[a.ipynb](a.ipynb)') == (
+        f'<b class="x">{fsi}{{name}}{pdi}</b> ב־[{lri}a.ipynb{pdi}](a.ipynb)')
+    assert i18n.isolate_ltr("3 או 4 קלפים") == "3 או 4 קלפים"
+    assert i18n.isolate_ltr("the K♦ and {card}") == "the K♦ and {card}"  # no Hebrew
+    i18n.set_language("he")
+    assert i18n._("{card} is worth {value} in deadwood").startswith(fsi)
+    assert i18n.isolate("7H") == f"{fsi}7H{pdi}"
+    i18n.set_language("fr")
+    assert i18n.isolate("7H") == "7H"
+
+
+NUMERIC = {"d", "k", "points", "value", "least", "got", "limit", "gap", "before", "after",
+           "mine", "best", "n", "total", "now", "bonus", "score", "target", "public",
+           "hidden", "fresh", "count", "difference", "knocker", "defender", "deadwood"}
+CARDS = ["Q♠", "10♣", "7♥", "A♦", "K♠", "2♣", "9♥", "J♦"]
+LTR_TOKEN = re.compile(r"(?:10|[2-9TJQKA])[♣♦♥♠]|`[^`\n]+`|\d+ [−+-] \d+(?: [−+-] \d+)* = \d+")
+CONTROLS = re.compile("[\u2066-\u2069]")
+
+
+def _filled(text: str) -> str:
+    """A message with each {placeholder} given a value: a number for a count or a number
+    of points, else a card (what the widgets put there most)."""
+    cards = iter(CARDS * 4)
+    numbers = iter(range(26, 0, -3))
+
+    def value(match: re.Match[str]) -> str:
+        name = re.split(r"[!:.\[]", match[1])[0]
+        return str(next(numbers)) if name in NUMERIC else next(cards)
+    return re.sub(r"\{([^{}]*)\}", value, text)
+
+
+def _reordered(text: str) -> list[str]:
+    from bidi import get_display
+
+    shown = CONTROLS.sub("", get_display(text, base_dir="R"))
+    return [t for t in LTR_TOKEN.findall(CONTROLS.sub("", text)) if t not in shown]
+
+
+def test_the_ui_bidi_check_can_fail() -> None:
+    assert _reordered("אפשר לדפוק: " + _filled("{d} − {k} = {points}")) == ["26 − 23 = 20"]
+    assert _reordered("נלקח: 2♣ עכשיו") == ["2♣"]
+
+
+def test_hebrew_ui_messages_show_cards_formulas_and_code_in_logical_order() -> None:
+    """Every Hebrew message of box_gin.po, as ``_()`` gives it and with its placeholders
+    filled, read by the Unicode bidi algorithm in a right-to-left paragraph: each card,
+    formula and code span appears whole and in its own order."""
+    i18n.set_language("he")
+    checked, wrong = 0, []
+    for message in read("he"):
+        if not message.id:
+            continue
+        strings = message.string
+        forms = [str(f) for f in strings] if isinstance(strings, tuple | list) \
+            else [str(strings or "")]
+        for form in forms:
+            if not form or not re.search("[\u0590-\u05ff]", form):
+                continue
+            shown = _filled(i18n.isolate_ltr(form))
+            if LTR_TOKEN.search(shown):
+                checked += 1
+                if _reordered(shown):
+                    wrong.append((_reordered(shown), form[:80]))
+    assert checked > 100 and wrong == []

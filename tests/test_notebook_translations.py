@@ -26,7 +26,8 @@ CARD = re.compile(r"(?<![\w`])(?:10|[2-9TJQKA])[CDHS♣♦♥♠](?![\w`])")
 #: English prose, such as hand, cut, pass and draw).
 CHECKED = ("box", "captain", "sitter", "upcard", "stock", "discard pile", "meld", "set",
            "run", "deadwood", "knock", "knocker", "defender", "gin", "big gin", "layoff",
-           "undercut", "drawn hand", "target", "seed")
+           "undercut", "drawn hand", "target", "seed", "arrangement", "greedy", "bot",
+           "checker", "knock limit")
 
 
 def catalog_messages(lang: str) -> list[tuple[tn.Source, Any]]:
@@ -69,8 +70,43 @@ def test_links_leaving_the_folder_reach_the_same_files_from_the_language_folder(
               "[03_knocking.ipynb](03_knocking.ipynb). All: [Start here](../START.ipynb).")
     units = tn.markdown_units(source)
     assert tn._markdown(source, units, {units[0].text: units[0].text}, "fr") == (
-        "The katas of [exercises/fr/02_melds.ipynb](../../exercises/fr/02_melds.ipynb). "
-        "Next: [03_knocking.ipynb](03_knocking.ipynb). All: [Start here](../../START.ipynb).")
+        "The katas of [exercises/fr/02_melds.fr.ipynb](../../exercises/fr/02_melds.fr.ipynb). "
+        "Next: [03_knocking.fr.ipynb](03_knocking.fr.ipynb). "
+        "All: [Start here](../../START.ipynb).")
+
+
+def test_a_translated_notebook_is_named_with_its_language() -> None:
+    """Two tabs of one notebook in two languages have two names; the kata number still
+    comes first (the checker looks for a kata in the file that starts with it)."""
+    for lang in LANGS:
+        for source in tn.sources(ROOT):
+            for path in (source.target(ROOT, lang), source.exercise(ROOT, lang)):
+                if path is None:
+                    continue
+                assert path.name == f"{source.stem}.{lang}.ipynb", path
+                assert path.name[:2] == source.path.name[:2]
+    stale = [p for lang in STARTED for folder in tn.TRANSLATED
+             for p in (ROOT / folder / lang).glob("*.ipynb")
+             if not p.name.endswith(f".{lang}.ipynb")]
+    assert stale == []
+
+
+def test_the_play_notebook_keeps_the_app_as_its_cells_value() -> None:
+    """The language is set before ``app()``, which stays the cell's last expression (else
+    the translated play notebooks are blank), and their saved output shows the app."""
+    source = next(s for s in tn.sources(ROOT) if s.stem == "play")
+    english = next(c for c in tn.read_notebook(ROOT / source.path)["cells"]
+                   if c["cell_type"] == "code")
+    shown = [sorted(o.get("data", {})) for o in english["outputs"]]
+    assert shown, "the English play notebook shows nothing"
+    for lang in STARTED:
+        nb = tn.read_notebook(source.target(ROOT, lang))
+        cell = next(c for c in nb["cells"] if c["cell_type"] == "code")
+        body = ast.parse(tn.cell_source(cell)).body
+        assert isinstance(body[-1], ast.Expr) and ast.unparse(body[-1]) == "app()", lang
+        assert any(ast.unparse(n) == f"set_language('{lang}')" for n in body[:-1]), lang
+        assert [sorted(o.get("data", {})) for o in cell.get("outputs", [])] == shown, (
+            f"{lang}: the play notebook does not show the app")
 
 
 def test_every_relative_link_of_a_notebook_reaches_a_file() -> None:
@@ -112,10 +148,11 @@ def test_translating_every_message_into_itself_gives_back_the_english() -> None:
                 after = tn.CELL_SPLIT.sub(" | ", after).replace("`exercises/fr/", "`exercises/")
                 after = (after.replace("[exercises/fr/", "[exercises/")
                          .replace("](../../exercises/fr/", "](../exercises/")
-                         .replace("](../../", "](../"))
+                         .replace("](../../", "](../").replace(".fr.ipynb", ".ipynb"))
                 assert " ".join(after.split()) == " ".join(before.split()), (source, index)
             else:
-                after = after.replace('set_language("fr")', 'set_language("en")')
+                after = after.replace('set_language("fr")', 'set_language("en")').replace(
+                    'from box_gin.i18n import set_language\n\nset_language("en")\n\n', "")
                 before = tn.MARKER.sub("", "\n".join(before.split("\n")))
                 before = "\n".join(tn.MARKER.sub("", line) for line in before.split("\n"))
                 assert after.startswith(before) or before in after, (source, index)
@@ -228,7 +265,9 @@ def test_first_code_cell_sets_the_language(lang: str) -> None:
             nb = tn.read_notebook(path)
             first = next(c for c in nb["cells"] if c["cell_type"] == "code")
             assert f'set_language("{lang}")' in tn.cell_source(first), path
-            assert not first.get("outputs"), path
+            # what the cell shows is its last expression's value, after the setting
+            last = ast.parse(tn.cell_source(first)).body[-1]
+            assert not first.get("outputs") or "set_language" not in ast.unparse(last), path
 
 
 def test_hebrew_prose_is_right_to_left_and_code_is_not() -> None:
@@ -243,7 +282,7 @@ def test_hebrew_prose_is_right_to_left_and_code_is_not() -> None:
     # matplotlib shapes right-to-left text itself (tests/test_chart_rtl.py): chart text
     # goes in as the translation, unreordered.
     sources = [tn.cell_source(c) for c in tn.read_notebook(
-        ROOT / "notebooks" / "he" / "06_strategy_by_simulation.ipynb")["cells"]]
+        ROOT / "notebooks" / "he" / "06_strategy_by_simulation.he.ipynb")["cells"]]
     assert any("ax.set(title=\"" in s for s in sources)
     assert not any("visual_order" in s for s in sources)
 
@@ -455,3 +494,134 @@ def test_hungarian_terms_take_suffixes_but_keep_their_letters() -> None:
 
 def test_languages_are_those_of_the_kit() -> None:
     assert json.dumps(sorted(LANGS)) == json.dumps(sorted(["fr", "hu", "uk", "id", "he"]))
+
+
+# --- one glossary for the notebooks and the UI --------------------------------------------
+
+#: In the UI's messages (CLI help, errors, the checker's report) "run" and "set" are
+#: nearly always verbs ("run the cell", "a set of rules"), and 'box' in quotes or
+#: box-gin is code or the kit's name: those are not checked there.
+UI_SKIPPED = {"run", "set"}
+
+
+def ui_messages(lang: str) -> list[tuple[str, list[str], set[str]]]:
+    """(English, translations, terms marked ``not glossary``) of every box_gin.po entry."""
+    from box_gin import catalogs
+
+    out = []
+    for m in catalogs.read(lang):
+        if not m.id:
+            continue
+        ids = list(m.id) if isinstance(m.id, tuple | list) else [m.id]
+        strs = list(m.string) if isinstance(m.string, tuple | list) else [m.string]
+        skipped = {t.strip().lower() for c in m.user_comments if c.startswith("not glossary:")
+                   for t in re.split(r"[,;]", re.sub(r"\(.*?\)", "", c.split(":", 1)[1]))}
+        out.append((str(ids[0]), [str(s) for s in strs if s], skipped))
+    return out
+
+
+def ui_glossary_misses(lang: str) -> list[tuple[str, str, str]]:
+    words = glossary(lang)
+    misses = []
+    for english, strings, skipped in ui_messages(lang):
+        plain = re.sub(r"'[^']*'|box-gin|box_gin[\w.]*|\brule \w+", " ", english)
+        for term in sorted(english_terms(plain) - skipped - UI_SKIPPED):
+            if term in words and strings and not any(uses(s, words[term], lang)
+                                                     for s in strings):
+                misses.append((term, english[:80], strings[0][:80]))
+    return misses
+
+
+@pytest.mark.parametrize("lang", REQUIRED)
+def test_the_ui_uses_the_notebooks_glossary(lang: str) -> None:
+    """box_gin.po (widgets, feedback, the checker) follows the same table as the
+    notebooks' catalogs: one word per thing in both."""
+    assert ui_glossary_misses(lang) == []
+
+
+def kept_out(lang: str) -> dict[str, str]:
+    """Words a language's glossary rejects for a term: the line ``Kept out:`` of its
+    section, as ``*word* (term)`` items."""
+    doc = (ROOT / "docs" / "translations.md").read_text(encoding="utf-8")
+    section = re.search(rf"^## \w+ \({lang}\)\n(.*?)(?=^## |\Z)", doc, re.S | re.M)
+    assert section
+    line = re.search(r"^\*\*Kept out[^*]*\*\*(.*)$", section.group(1), re.M)
+    return {w: t for w, t in re.findall(r"\*([^*]+)\*\s*\(([^)]+)\)", line.group(1))} \
+        if line else {}
+
+
+@pytest.mark.parametrize("lang", ["fr", "hu", "he"])
+def test_a_word_kept_out_of_the_glossary_is_in_neither_catalog(lang: str) -> None:
+    words = kept_out(lang)
+    assert words, f"docs/translations.md: no 'Kept out' line for {lang}"
+    texts = [s for _e, strings, _k in ui_messages(lang) for s in strings]
+    texts += [str(m.string) for _s, m in catalog_messages(lang) if m.string]
+    found = sorted({(w, t[:80]) for w in words for t in texts
+                    if re.search(rf"(?<!\w){re.escape(_fold(w))}(?!\w)", _fold(t))})
+    assert found == []
+
+
+def test_the_shared_glossary_check_can_fail() -> None:
+    assert uses("Votre arrangement :", glossary("fr")["arrangement"])
+    assert not uses("Votre répartition :", glossary("fr")["arrangement"])
+    assert kept_out("fr")["répartition"] == "arrangement"
+
+
+# --- right to left: what the Unicode bidi algorithm shows ----------------------------------
+
+#: Left-to-right material that must read in its own order inside Hebrew: a card or run of
+#: cards of one suit, a code span, a file name, a formula of numbers.
+LTR_TOKEN = re.compile(r"(?:10|[2-9TJQKA])(?:-(?:10|[2-9TJQKA]))*[♣♦♥♠]|`[^`\n]+`"
+                       r"|\b[\w-]+\.(?:ipynb|py|md)\b|\d+ [−+-] \d+(?: [−+-] \d+)* = \d+")
+CONTROLS = re.compile("[\u2066-\u2069\u200e\u200f\u202a-\u202e]")
+
+
+def visual(text: str, base: str = "R") -> str:
+    """How a paragraph of direction ``base`` (R: the Hebrew prose; L: code output, which
+    stays left to right) shows ``text``, left to right, without the controls."""
+    from bidi import get_display
+
+    return CONTROLS.sub("", "\n".join(get_display(line, base_dir=base)
+                                       for line in text.split("\n")))
+
+
+def reordered(text: str, base: str = "R") -> list[str]:
+    """The left-to-right tokens of ``text`` that the bidi algorithm breaks or reverses."""
+    shown = visual(text, base)
+    return [t for t in LTR_TOKEN.findall(CONTROLS.sub("", text)) if t not in shown]
+
+
+def test_the_bidi_check_can_fail() -> None:
+    assert reordered("זרקו את ה־K♦ עכשיו") == ["K♦"]
+    assert reordered("אפשר לדפוק: 26 − 4 = 22 נקודות") == ["26 − 4 = 22"]
+    # printed output is a left-to-right block, where a card after Hebrew still breaks
+    assert reordered("Ben הגריל 10♣", "L") == ["10♣"]
+    assert reordered(tn.isolate_ltr("Ben הגריל ") + "\u206810♣\u2069", "L") == []
+    assert reordered(tn.isolate_ltr("זרקו את ה־K♦, ואז 26 − 4 = 22")) == []
+
+
+def test_hebrew_notebook_messages_keep_cards_formulas_and_code_in_order() -> None:
+    wrong = []
+    for source, m in catalog_messages("he"):
+        if m.string and LTR_TOKEN.search(str(m.string)) and tn.HEBREW.search(str(m.string)):
+            text = tn.isolate_ltr(str(m.string))  # as the build writes it
+            if "code" not in source.stem and reordered(text):
+                wrong.append((str(source.path), reordered(text), str(m.string)[:80]))
+    assert wrong == []
+
+
+def test_hebrew_notebooks_show_cards_in_order_in_prose_and_printed_output() -> None:
+    checked, wrong = 0, []
+    for source in tn.sources(ROOT):
+        for cell in tn.read_notebook(source.target(ROOT, "he"))["cells"]:
+            prose = cell["cell_type"] == "markdown"
+            texts = [tn.cell_source(cell)] if prose else [
+                "".join(o.get("text", "")) for o in cell.get("outputs", [])
+                if o.get("output_type") == "stream"]
+            for text in texts:
+                for line in text.split("\n"):
+                    if tn.HEBREW.search(line) and LTR_TOKEN.search(line):
+                        checked += 1
+                        if reordered(line, "R" if prose else "L"):
+                            wrong.append((source.stem, reordered(line), line[:80]))
+    assert checked > 50 and wrong == []

@@ -44,7 +44,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
 from ..errors import BoxGinError
-from ..i18n import LANGUAGES, RTL_LANGUAGES
+from ..i18n import LANGUAGES, RTL_LANGUAGES, isolate_ltr
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = Path("notebooks") / "locale"
@@ -59,6 +59,7 @@ BULLET = re.compile(r"^(\s*(?:[-*+]|\d{1,9}[.)])[ \t]+)")
 HEADING = re.compile(r"^(\s*#{1,6}[ \t]+)")
 CELL_SPLIT = re.compile(r"\s*(?<!\\)\|\s*")
 SET_LANGUAGE = re.compile(r"""set_language\((["'])en\1\)""")
+IMPORT_SET_LANGUAGE = re.compile(r"^(from box_gin\.i18n import .*?)\bset_language\b", re.M)
 
 
 class TranslationError(BoxGinError):
@@ -83,11 +84,19 @@ class Source:
         return root / LOCALE / lang / self.group / f"{self.stem}.po"
 
     def target(self, root: Path, lang: str) -> Path:
-        return root / self.group / lang / self.path.name
+        return root / self.group / lang / tagged(self.path.name, lang)
 
     def exercise(self, root: Path, lang: str) -> Path | None:
-        return root / "exercises" / lang / self.path.name if self.group == "solutions" \
-            else None
+        return root / "exercises" / lang / tagged(self.path.name, lang) \
+            if self.group == "solutions" else None
+
+
+def tagged(name: str, lang: str) -> str:
+    """A translated notebook's file name: the English name with the language before
+    ``.ipynb`` (``01_cards_and_dealing.fr.ipynb``), so that the same notebook open in
+    two languages has two tab names, and its number still comes first."""
+    stem, dot, suffix = name.rpartition(".")
+    return f"{stem}.{lang}.{suffix}" if dot else f"{name}.{lang}"
 
 
 def sources(root: Path = ROOT) -> list[Source]:
@@ -256,6 +265,7 @@ def cell_source(cell: dict[str, Any]) -> str:
 
 
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+HEBREW = re.compile(r"[\u0590-\u05ff]")
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 WORD = re.compile(r"[^\W\d_]{2,}")
 
@@ -384,6 +394,12 @@ def missing(source: Source, lang: str, root: Path = ROOT) -> list[str]:
 
 #: A markdown link's target: ``[text](target)``.
 LINK = re.compile(r"(\]\()([^)\s]+)(\))")
+#: ``exercises/`` or ``exercises/02_melds.ipynb`` in a code span or a link's text.
+EXERCISE_NAME = re.compile(r"([`\[\u2066])exercises/([\w.-]+\.ipynb)?")
+#: A replacement field of an f-string with no conversion or format: ``{hand.upcard}``.
+FIELD = re.compile(r"(?<!\{)\{([^{}!:]+)\}(?!\})")
+#: A link whose text is (an isolate around) a notebook path: ``[02_melds.ipynb](…)``.
+NAMED_LINK = re.compile(r"\[(\u2066?)([\w./-]+\.ipynb)(\u2069?)\]\(([^)\s]+)\)")
 #: The folders whose notebooks have a translation in ``<folder>/<lang>/``.
 TRANSLATED = ("notebooks", "solutions", "exercises")
 
@@ -398,16 +414,28 @@ def _link(target: str, group: str, lang: str) -> str:
     folder, name = posixpath.split(where)
     if folder in TRANSLATED and name.endswith(".ipynb") and (folder, name) != (
             "notebooks", "START.ipynb"):
-        where = posixpath.join(folder, lang, name)
+        where = posixpath.join(folder, lang, tagged(name, lang))
     new = posixpath.relpath(where, posixpath.join(group, lang))
     return new + (f"#{anchor}" if anchor else "")
+
+
+def _named_link(match: re.Match[str], lang: str) -> str:
+    before, text, after, target = match.groups()
+    name = posixpath.basename(target.partition("#")[0])
+    folder, _sep, shown = text.rpartition("/")
+    if name == tagged(shown, lang):
+        text = (folder + "/" if folder else "") + name
+    return f"[{before}{text}{after}]({target})"
 
 
 def _markdown(source: str, units: list[Unit], table: dict[str, str], lang: str,
               group: str = "notebooks") -> str:
     lines = source.split("\n")
+    rtl = lang in RTL_LANGUAGES
     for unit in reversed(units):
         text = table[unit.text]
+        if rtl:
+            text = isolate_ltr(text)
         if unit.kind == "table row":
             new = [unit.prefix + "| " + " | ".join(CELL_SPLIT.split(text.strip())) + " |"]
         else:
@@ -416,9 +444,11 @@ def _markdown(source: str, units: list[Unit], table: dict[str, str], lang: str,
             new = [unit.prefix + parts[0], *(pad + p for p in parts[1:])]
         lines[unit.first: unit.last + 1] = new
     text = "\n".join(lines)
-    text = text.replace("`exercises/", f"`exercises/{lang}/")
-    text = text.replace("[exercises/", f"[exercises/{lang}/")
+    text = EXERCISE_NAME.sub(lambda m: m[1] + f"exercises/{lang}/" + (
+        tagged(m[2], lang) if m[2] else ""), text)
     text = LINK.sub(lambda m: m[1] + _link(m[2], group, lang) + m[3], text)
+    # a link that shows its file's name shows the translation's: [03_knocking.fr.ipynb]
+    text = NAMED_LINK.sub(lambda m: _named_link(m, lang), text)
     if lang in RTL_LANGUAGES:
         text = f'<div dir="rtl">\n\n{text.strip()}\n\n</div>'
     return text
@@ -429,6 +459,9 @@ def _code(source: str, units: list[Unit], table: dict[str, str], lang: str) -> s
     # right to left, bottom to top, so earlier positions stay valid
     for unit in sorted(units, key=lambda u: (u.first, u.col), reverse=True):
         text = table[unit.text]
+        if lang in RTL_LANGUAGES and unit.kind == "string" and "f" in unit.quote.lower():
+            # a value printed among right-to-left words keeps its own order
+            text = FIELD.sub(lambda m: "{isolate(" + m[1].strip() + ")}", text)
         if unit.kind == "comment":
             new = "# " + text
         else:
@@ -443,10 +476,24 @@ def _code(source: str, units: list[Unit], table: dict[str, str], lang: str) -> s
 
 
 def _with_language(source: str, lang: str) -> str:
+    """The first code cell, switched to ``lang`` (and, right to left, importing
+    :func:`box_gin.i18n.isolate`, which the translated f-strings call)."""
+    if lang in RTL_LANGUAGES:
+        source = IMPORT_SET_LANGUAGE.sub(r"\1isolate, set_language", source, count=1)
     if SET_LANGUAGE.search(source):
         return SET_LANGUAGE.sub(f'set_language("{lang}")', source)
-    return (source.rstrip("\n") + "\n\nfrom box_gin.i18n import set_language\n\n"
-            f'set_language("{lang}")')
+    names = "isolate, set_language" if lang in RTL_LANGUAGES else "set_language"
+    setting = f'from box_gin.i18n import {names}\n\nset_language("{lang}")\n'
+    # before the cell's last expression, which stays last so that its value is shown
+    try:
+        body = ast.parse(source).body
+    except SyntaxError:
+        body = []
+    if body and isinstance(body[-1], ast.Expr):
+        lines = source.split("\n")
+        at = body[-1].lineno - 1
+        return "\n".join([*lines[:at], *setting.split("\n"), *lines[at:]])
+    return source.rstrip("\n") + "\n\n" + setting.rstrip("\n")
 
 
 def translate_notebook(nb: dict[str, Any], table: dict[str, str], lang: str,

@@ -43,7 +43,7 @@ def direction(locator: Any) -> str:
 
 def test_hebrew_prose_reads_right_to_left_and_cards_left_to_right(
         page: Any, tmp_path: Path, jupyterlab: Callable[[Path], str]) -> None:
-    open_notebook(page, jupyterlab, tmp_path, "01_cards_and_dealing.ipynb")
+    open_notebook(page, jupyterlab, tmp_path, "01_cards_and_dealing.he.ipynb")
     first = page.locator(".jp-Notebook .jp-MarkdownOutput").first
     prose = first.locator("div[dir='rtl']")
     expect(prose).to_have_count(1)
@@ -75,7 +75,7 @@ def test_hebrew_prose_reads_right_to_left_and_cards_left_to_right(
 
 def test_hebrew_notebook_runs_and_its_widget_is_right_to_left(
         page: Any, tmp_path: Path, jupyterlab: Callable[[Path], str]) -> None:
-    open_notebook(page, jupyterlab, tmp_path, "01_cards_and_dealing.ipynb")
+    open_notebook(page, jupyterlab, tmp_path, "01_cards_and_dealing.he.ipynb")
     page.wait_for_function("""() => { const w = window.jupyterapp.shell.currentWidget;
         const s = w && w.sessionContext && w.sessionContext.session;
         return s && s.kernel && s.kernel.connectionStatus === 'connected'; }""",
@@ -94,3 +94,73 @@ def test_hebrew_notebook_runs_and_its_widget_is_right_to_left(
     xs = [b["x"] for b in (c.bounding_box() for c in row.locator(".bg-card").all()) if b]
     assert len(xs) == 10 and xs == sorted(xs)
     widget.first.scroll_into_view_if_needed()
+
+
+#: The left edges of the first character of ``a`` and of ``b`` in the first text node of
+#: ``root`` that holds the string ``token`` (``a`` and ``b`` are its first and last
+#: characters): on screen, a left-to-right token has ``a`` left of ``b``.
+ORDER_JS = """([selector, token]) => {
+  for (const root of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = node.data.indexOf(token);
+      if (at < 0 || !/[\\u0590-\\u05ff]/.test(root.textContent)) continue;
+      const box = i => { const r = document.createRange();
+        r.setStart(node, i); r.setEnd(node, i + 1); return r.getBoundingClientRect().left; };
+      return [box(at), box(at + token.length - 1)];
+    }
+  }
+  return null;
+}"""
+
+
+def test_cards_and_code_keep_their_order_inside_hebrew_prose_and_output(
+        page: Any, tmp_path: Path, jupyterlab: Callable[[Path], str]) -> None:
+    """Notebook 3 in Hebrew, as saved: "ה־K♦" in a paragraph shows K left of ♦ (not
+    "♦K"), a code span reads as written, and the printed "נלקח: 2C" keeps 2 before C."""
+    open_notebook(page, jupyterlab, tmp_path, "03_knocking.he.ipynb")
+    prose = ".jp-Notebook .jp-MarkdownOutput div[dir='rtl'] :is(p, li)"
+    output = ".jp-Notebook .jp-OutputArea-output pre"
+    for where, token in ((prose, "K♦"), (prose, "5♣"), (prose, "best_discards"),
+                         (output, "2C")):
+        # JupyterLab renders cells as they come into view: scroll until the token shows
+        handle = page.wait_for_function(
+            """([selector, token, order]) => {
+                 const found = eval(order)([selector, token]);
+                 if (found) return found;
+                 const scroller = document.querySelector('.jp-WindowedPanel-outer');
+                 if (scroller) scroller.scrollTop += 300;
+                 return null; }""", arg=[where, token, ORDER_JS], timeout=60_000,
+            polling=250)
+        first, last = handle.json_value()
+        assert first < last, f"{token} is shown reversed among Hebrew words: {first, last}"
+    page.locator(prose).filter(has_text="K♦").first.scroll_into_view_if_needed()
+
+
+def test_hebrew_kata_feedback_keeps_cards_and_code_in_order(page: Any) -> None:
+    """A failed kata's feedback in Hebrew, as the notebook shows it (its HTML): every card
+    of the counterexample and the call reads left to right inside the Hebrew sentences."""
+    from box_gin.i18n import set_language
+    from box_gin.katas import check
+    from box_gin.katas.feedback import CheckResult
+
+    def card_value(card: Any) -> int:  # wrong for the face cards
+        return min(card.rank, 9)
+
+    set_language("he")
+    try:
+        result = check(card_value, "card_value")
+        assert isinstance(result, CheckResult), result
+        html = result._repr_html_()
+    finally:
+        set_language("en")
+    page.set_viewport_size({"width": 900, "height": 700})
+    page.set_content(f'<html lang="he"><body><div dir="rtl" id="out">{html}</div></body></html>')
+    text = page.inner_text("#out")
+    assert HEBREW.search(text)
+    tokens = [t for t in re.findall(r"(?:10|[2-9TJQKA])[♣♦♥♠CDHS]|card_value\(\w+\)", text)]
+    assert tokens, text
+    for token in set(tokens):
+        found = page.evaluate(ORDER_JS, ["#out *", token])
+        if found is not None:
+            assert found[0] < found[1], f"{token} is reversed in the feedback: {found}"
