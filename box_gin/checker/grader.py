@@ -114,6 +114,7 @@ def decode_outcome(data: Any, params: Sequence[str] = ()) -> Outcome:
     """An outcome as the child sent it, checked: anything malformed is a failure.
     ``params``: the kata's parameter names, to name an argument changed in place."""
     try:
+        raw = data.get("raised") if isinstance(data, dict) else None
         data = _plain(data)
         if isinstance(data, dict) and "ok" in data:
             changed = data.get("changed")
@@ -124,9 +125,11 @@ def decode_outcome(data: Any, params: Sequence[str] = ()) -> Outcome:
             return Returned(decode(data["ok"], card_of=_card_of), names)
         if isinstance(data, dict) and isinstance(data.get("raised"), list) and len(
                 data["raised"]) == 3:
-            name, value_error, message = data["raised"]
-            # The student's message is a quoted value on one line, never lines of its own.
-            text = message if isinstance(message, str) else ""
+            name, value_error, _message = data["raised"]
+            # The student's message is a quoted value on one line, never lines of its own
+            # (read before cleaning: quoted() shows its control characters as escapes).
+            message = raw[2] if isinstance(raw, list) and len(raw) == 3 else ""
+            text = message[:4 * MAX_TEXT] if isinstance(message, str) else ""
             return Raised(type_name(name), value_error is True, quoted(text) if text else "")
         if isinstance(data, dict) and "timeout" in data:
             timeout = data["timeout"]

@@ -33,7 +33,12 @@ _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\
 _FORMULA = ("=", "+", "-", "@", "\t", "\r", "\n", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 
 
+_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
 def _escape(ch: str) -> str:
+    if ch in _NAMED:
+        return _NAMED[ch]
     code = ord(ch)
     if code < 0x100:
         return f"\\x{code:02x}"
@@ -76,7 +81,10 @@ def one_line(text: Any, limit: int | None = None) -> str:
 
 def quoted(text: Any, limit: int = MAX_QUOTED) -> str:
     """A student's message as one visible, capped line in double quotes."""
-    return '"' + visible(text, limit).replace('"', '\\"') + '"'
+    body = visible(text, limit).replace('"', '\\"')
+    if len(body) > limit + 1:  # escapes made it longer: cap what is shown
+        body = body[:limit] + "…"
+    return f'"{body}"'
 
 
 def csv_cell(value: Any) -> Any:

@@ -19,9 +19,10 @@ Unicode NFC) and :func:`student_key` the one place a name becomes the key every 
 files the student under (NFC, case folded, trailing dots and spaces dropped).  Two
 submissions whose keys are equal (``Café`` in NFC and NFD, ``bob`` and ``BOB``,
 ``zz_victim`` and ``zz_victim.``, a file ``x.py`` beside a folder ``x/``) are told apart
-the same way in every output: the folder, then the name already in its plain form, then
-the smaller name byte by byte keeps it; each other one is named ``NAME~2``, ``NAME~3``...
-and the collision is listed among its problems (docs/checker.md, "Names").
+the same way in every output: the folder, else the name already in its plain form, keeps
+it (none does when that does not settle it, as for ``bob`` and ``BOB``); each other one
+is named ``NAME~2``, ``NAME~3``... and the collision is listed among its problems
+(docs/checker.md, "Names and output surfaces").
 """
 
 from __future__ import annotations
@@ -242,30 +243,44 @@ class _Claim:
 
 def resolve_names(claims: list[_Claim]) -> list[Submission]:
     """A submission per claim, in the claims' order, named by :func:`display_name` and
-    made unique by key: of the claims sharing a key, the folder first, then the name in
-    its plain form, then the smaller name byte by byte keeps it; each other is named
-    ``NAME~2``, ``NAME~3``... (the first free), and the collision is among its problems."""
+    made unique by key: of the claims sharing a key, the folder, else the name in its
+    plain form, keeps it; each other is named ``NAME~2``, ``NAME~3``... (the first free
+    key, in byte order), and the collision is among its problems.  When no rule settles
+    it (two plain folders ``bob`` and ``BOB``), none keeps the name."""
     taken: set[str] = set()
     names: dict[int, tuple[str, str | None]] = {}
     groups: dict[str, list[_Claim]] = {}
     for c in claims:
         groups.setdefault(student_key(display_name(c.raw)), []).append(c)
+    def rank(c: _Claim) -> tuple[bool, bool]:
+        return (not c.folder, not _plain_form(c.raw))
+
+    winners: dict[str, _Claim | None] = {}
     for key, group in groups.items():
-        group.sort(key=lambda c: (not c.folder, not _plain_form(c.raw), os.fsencode(c.raw),
-                                  c.order))
-        winner = group[0]
-        names[winner.order] = (display_name(winner.raw), None)
+        group.sort(key=lambda c: (*rank(c), os.fsencode(c.raw), c.order))
+        best = [c for c in group if rank(c) == rank(group[0])]
+        # A tie no rule can settle (bob and BOB, both folders): nobody keeps the name.
+        winner = best[0] if len(best) == 1 else None
+        winners[key] = winner
+        if winner is not None:
+            names[winner.order] = (display_name(winner.raw), None)
         taken.add(key)
-    for group in groups.values():
-        winner = group[0]
-        for c in group[1:]:
+    for key, group in groups.items():
+        winner = winners[key]
+        for c in group:
+            if c is winner:
+                continue
+            if winner is None and len(group) == 1:
+                names[c.order] = (display_name(c.raw), None)
+                continue
+            other = winner or next(o for o in group if o is not c)
             base, n = display_name(c.raw), 2
             while student_key(f"{base}~{n}") in taken:
                 n += 1
             taken.add(student_key(f"{base}~{n}"))
             note = _("{path}: its name is the same as {other}'s once case, Unicode form and "
                      "trailing dots are set aside: graded as {name}").format(
-                path=visible(os.fsdecode(c.where)), other=visible(os.fsdecode(winner.where)),
+                path=visible(os.fsdecode(c.where)), other=visible(os.fsdecode(other.where)),
                 name=f"{base}~{n}")
             names[c.order] = (f"{base}~{n}", note)
     out = []
