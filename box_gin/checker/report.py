@@ -214,5 +214,5 @@ class Cache:
                 ["seed", self.seed]), "entries": entries}, ensure_ascii=False))
         except (OSError, UnicodeError, ValueError) as exc:
             return _("{path}: could not be written ({error})").format(
-                path=self.path, error=exc.strerror or exc)
+                path=self.path, error=getattr(exc, "strerror", None) or exc)
         return None

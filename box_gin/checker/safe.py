@@ -52,12 +52,11 @@ def _hidden(ch: str) -> bool:
                                                        "Zp")
 
 
-def visible(text: Any, limit: int | None = None) -> str:
-    """``text`` with every control, bidi, format or unassigned character shown as an
+def visible(value: Any, limit: int | None = None) -> str:
+    """``value`` as text with every control, bidi, format or unassigned character shown as an
     escape, and lone surrogates (undecodable bytes of a file name) as ``\\xNN``; capped at
     ``limit`` characters (``…`` added) when given."""
-    if not isinstance(text, str):
-        text = str(text)
+    text: str = value if isinstance(value, str) else str(value)
     if limit is not None and len(text) > limit:
         text = text[:limit] + "…"
     if text.isascii() and text.isprintable():

@@ -154,7 +154,8 @@ def _code_files(folder: Path) -> tuple[list[Path], list[str]]:
             if name.startswith(".") or p.suffix not in SUFFIXES or name == "conftest.py":
                 continue
             if p.is_symlink():
-                skipped.append(_("{file}: a symbolic link, not graded").format(file=visible(name)))
+                skipped.append(_("{file}: a symbolic link, not graded").format(
+                    file=visible(name)))
                 continue
             out.append(p)
     return sorted(out)[:MAX_FILES], skipped
@@ -248,7 +249,7 @@ def resolve_names(claims: list[_Claim]) -> list[Submission]:
     key, in byte order), and the collision is among its problems.  When no rule settles
     it (two plain folders ``bob`` and ``BOB``), none keeps the name."""
     taken: set[str] = set()
-    names: dict[int, tuple[str, str | None]] = {}
+    names: dict[int, tuple[str, str | None]] = {}  # claim -> its name, and the note
     groups: dict[str, list[_Claim]] = {}
     for c in claims:
         groups.setdefault(student_key(display_name(c.raw)), []).append(c)
@@ -285,8 +286,8 @@ def resolve_names(claims: list[_Claim]) -> list[Submission]:
             names[c.order] = (f"{base}~{n}", note)
     out = []
     for c in claims:
-        name, note = names[c.order]
-        problems = [*c.skipped, *([note] if note else [])]
+        name, maybe_note = names[c.order]
+        problems = [*c.skipped, *([maybe_note] if maybe_note else [])]
         out.append(Submission(name, c.files, problems=problems, key=student_key(name),
                               language=language_of(c.files)))
     return out
@@ -324,7 +325,8 @@ def extract_cells(path: Path, data: bytes | None = None) -> list[tuple[str, str]
         except (ValueError, RecursionError) as exc:
             line = getattr(exc, "lineno", None)
             raise BadSubmission(_("{file}: not a valid notebook: its JSON cannot be read "
-                                  "(line {line})").format(file=visible(path.name), line=line or "?")
+                                  "(line {line})").format(file=visible(path.name),
+                                                          line=line or "?")
                                 ) from exc
         cells = nb.get("cells") if isinstance(nb, dict) else None
         if not isinstance(cells, list):
@@ -341,7 +343,8 @@ def extract_cells(path: Path, data: bytes | None = None) -> list[tuple[str, str]
                 continue  # an nbgrader test cell: the instructor's, graded by nbgrader
             cleaned = _clean(src)
             if cleaned is not None and cleaned.strip():
-                out.append((_("{file}, cell {n}").format(file=visible(path.name), n=i + 1), cleaned))
+                label = _("{file}, cell {n}").format(file=visible(path.name), n=i + 1)
+                out.append((label, cleaned))
         return out
     try:
         tree = ast.parse(text)

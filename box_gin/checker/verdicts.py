@@ -24,7 +24,6 @@ feedback text, and what the student's process said is only ever a quoted value.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -204,7 +203,7 @@ def verdict_result(verdict: dict[str, Any], kata: Kata | None = None) -> KataRes
     kata = kata or BY_NAME.get(str(verdict.get("kata")))
     if kata is None or not isinstance(verdict, dict):
         return None
-    tests = verdict.get("tests") if isinstance(verdict.get("tests"), dict) else {}
+    tests = verdict["tests"] if isinstance(verdict.get("tests"), dict) else {}
     note = verdict.get("note")
     note_str = note_text(str(note.get("id")), note.get("values", {})) if isinstance(
         note, dict) else None
@@ -221,7 +220,7 @@ def verdict_result(verdict: dict[str, Any], kata: Kata | None = None) -> KataRes
                 expected = Raised("ValueError") if isinstance(stored, dict) and \
                     "raises" in stored else load(stored.get("value") if isinstance(
                         stored, dict) else None)
-            rule = f.get("rule") if isinstance(f.get("rule"), dict) else {}
+            rule = f["rule"] if isinstance(f.get("rule"), dict) else {}
             why = safe_problem(kata, args, expected, outcome) or one_line(
                 rule.get("message", ""), 300)
             failure = Failure(args, outcome, expected, why, f.get("public") is True)
@@ -247,11 +246,15 @@ def _safe_feedback(result: KataResult) -> str:
 
 
 def verdict_text(verdict: dict[str, Any], limit: int | None = None,
-                 fallback: str = "") -> str:
-    """The verdict in plain text in the language in use (code spans without their
-    backticks), capped at ``limit`` characters."""
+                 fallback: str = "", plain: bool = True) -> str:
+    """The verdict in plain text in the language in use, capped at ``limit``
+    characters; code spans without their backticks unless ``plain`` is false (for
+    :func:`box_gin.katas.feedback.code_html` to draw them)."""
     result = verdict_result(verdict) if isinstance(verdict, dict) else None
-    text = plain_text(_safe_feedback(result)) if result is not None else fallback
+    text = fallback
+    if result is not None:
+        text = _safe_feedback(result)
+        text = plain_text(text) if plain else text
     if limit is not None and len(text) > limit:
         text = text[:limit] + "…"
     return text

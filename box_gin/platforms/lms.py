@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from ..checker.report import key_of
-from ..checker.safe import csv_row, visible
+from ..checker.safe import csv_row
 from ..checker.submissions import student_key
 from ..errors import BoxGinError
 from ..i18n import _, ngettext

@@ -102,8 +102,10 @@ class KataSummary:
 
 
 #: Opens every fold before the page prints (the page loads nothing: this is inline).
-PRINT_SCRIPT = ("<script>addEventListener('beforeprint',function(){document.querySelectorAll"
-                "('details').forEach(function(d){d.open=true})})</script>")
+PRINT_SCRIPT = ("<script>(function(){function o(){document.querySelectorAll('details')"
+                ".forEach(function(d){d.open=true})}addEventListener('beforeprint',o);"
+                "var m=matchMedia('print');if(m.matches)o();m.addEventListener('change',"
+                "function(e){if(e.matches)o()})})()</script>")
 
 
 def _verdict(entry: dict[str, Any]) -> dict[str, Any] | None:
@@ -129,7 +131,8 @@ def _counterexample(name: str, entry: dict[str, Any]) -> str | None:
 def _feedback(entry: dict[str, Any]) -> str:
     verdict = _verdict(entry)
     fallback = str(entry.get("feedback", ""))
-    return verdict_text(verdict, 4000, fallback) if verdict is not None else fallback
+    return verdict_text(verdict, 4000, fallback, plain=False) if verdict is not None \
+        else fallback
 
 
 def _size(entry: dict[str, Any], call: str) -> int:
