@@ -280,9 +280,9 @@ def resolve_names(claims: list[_Claim]) -> list[Submission]:
                 n += 1
             taken.add(student_key(f"{base}~{n}"))
             note = _("{path}: its name is the same as {other}'s once case, Unicode form and "
-                     "trailing dots are set aside: graded as {name}").format(
+                     "trailing dots are set aside: graded as {graded}").format(
                 path=visible(os.fsdecode(c.where)), other=visible(os.fsdecode(other.where)),
-                name=f"{base}~{n}")
+                graded=f"{base}~{n}")
             names[c.order] = (f"{base}~{n}", note)
     out = []
     for c in claims:
