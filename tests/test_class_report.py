@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,7 @@ from box_gin.cards import Card
 from box_gin.checker.verdicts import Note, safe_problem, verdict_of
 from box_gin.cli import main
 from box_gin.katas import BY_NAME
-from box_gin.katas.core import Failure, KataResult, Raised, Returned, call_text
+from box_gin.katas.core import Failure, KataResult, Outcome, Raised, Returned, call_text
 from box_gin.platforms.gradebook import (
     GradebookError,
     cards_in_text,
@@ -28,8 +29,8 @@ def entry(passed: bool, points: int, feedback: str = "", **extra: object) -> dic
     return {"passed": passed, "points": points, "feedback": feedback, **extra}
 
 
-def graded(kata: str, hand: str | None, outcome: object = None, note: Note | None = None
-           ) -> dict:
+def graded(kata: str, hand: str | None, outcome: Outcome | None = None,
+           note: Note | None = None) -> dict[str, Any]:
     """A kata entry as the checker writes it: its structured verdict, the failure field,
     and feedback text that the report must not read."""
     spec = BY_NAME[kata]
@@ -37,6 +38,7 @@ def graded(kata: str, hand: str | None, outcome: object = None, note: Note | Non
     if hand is not None:
         args = ([Card.parse(c) for c in hand.split()],)
         expected = spec.expected(args)
+        assert outcome is not None
         why = safe_problem(spec, args, expected, outcome) or ""
         failure = Failure(args, outcome, expected, why)
     result = KataResult(spec, False, len(spec.public), 150, True, failure,
@@ -114,7 +116,7 @@ def test_the_most_common_failure_and_its_smallest_counterexample() -> None:
 def test_every_count_in_the_report_is_the_gradebooks(unwritten: int) -> None:
     """Four students: one with a counterexample, ``unwritten`` with the stub's
     NotImplementedError, the rest passed: each counted once (issue 21, item 10)."""
-    students = []
+    students: list[dict[str, Any]] = []
     for i in range(4):
         if i == 0:
             kata = graded("is_set", "7H 7S", Returned(True))

