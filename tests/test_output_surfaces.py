@@ -364,3 +364,27 @@ def test_the_verdict_renders_in_the_language_asked(tmp_path: Path) -> None:
 
     with language("en"):
         assert "not passed" in verdict_text(entry["verdict"])
+
+
+def test_an_entry_that_cannot_be_written_costs_only_itself(tmp_path: Path) -> None:
+    from box_gin.checker.report import Cache, write_outputs
+
+    cache = Cache(tmp_path / "c.cache", seed=7, key=b"k" * 32)
+    cache.put("ok", "d1", {"student": "ok", "score": 1})
+    cache.put("bad", "d2", {"student": "bad_\udcff", "score": 0})  # cannot be UTF-8
+    assert cache.save() is None
+    again = Cache(tmp_path / "c.cache", seed=7, key=b"k" * 32)
+    assert again.get("ok", "d1") == {"student": "ok", "score": 1}
+    assert again.get("bad", "d2") is None
+    good = {"student": "ok", "key": "ok", "score": 1, "max_score": TOTAL,
+            "katas": {k.name: {"passed": False, "points": 0, "feedback": ""} for k in KATAS}}
+    bad = dict(good, student="bad_\udcff", key="bad")
+    (tmp_path / "gs").mkdir()
+    (tmp_path / "gs" / "ok").write_text("a file where the folder should be")
+    written, errors = write_outputs([good, bad], seed=7, isolation="none",
+                                    csv_path=tmp_path / "g.csv", json_path=tmp_path / "g.json",
+                                    gradescope_dir=tmp_path / "gs")
+    assert len(errors) == 1 and "ok" in errors[0]  # only the blocked folder is lost
+    assert tmp_path / "gs" / "bad" / "results.json" in written
+    assert "bad_\\udcff" in (tmp_path / "g.csv").read_text("utf-8")
+    assert json.loads((tmp_path / "g.json").read_text("utf-8"))["students"][0]["key"] == "ok"

@@ -116,7 +116,8 @@ def write_outputs(results: Sequence[StudentResult], *, seed: int, isolation: str
     written, errors = [], []
     for path, text in jobs:
         try:
-            write_atomic(path, text())
+            # A character that UTF-8 cannot hold (a lone surrogate) is shown, not fatal.
+            write_atomic(path, text().encode("utf-8", "backslashreplace").decode("utf-8"))
             written.append(path)
         except (OSError, ValueError, UnicodeError) as exc:
             errors.append(_("{path}: could not be written ({error})").format(
@@ -206,7 +207,7 @@ class Cache:
             entries = {}
             for key, entry in self.entries.items():
                 try:  # an entry that cannot be kept costs only itself
-                    json.dumps(entry).encode("utf-8")
+                    json.dumps(entry, ensure_ascii=False).encode("utf-8")
                     entries[key] = entry
                 except (ValueError, TypeError, UnicodeError):
                     continue
