@@ -75,6 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if getattr(args, "lang", None):
         set_language(args.lang)
+    # check's feedback: in --lang, else in each submission's own language (exercises/hu/).
+    args.feedback_lang = getattr(args, "lang", None)
     if args.command == "release":
         return _release(args)
     handled = platforms_cli.run(args)
@@ -148,10 +150,12 @@ def _check(args: argparse.Namespace) -> int:
     from rich.table import Table
     from rich.text import Text
 
-    from .checker.grader import CHECKER_VERSION, grade_all, new_seed, start_run
+    from .checker.grader import CHECKER_VERSION, MAX_FEEDBACK, grade_all, new_seed, start_run
     from .checker.report import Cache, cache_key, write_outputs
+    from .checker.safe import visible
     from .checker.sandbox import SandboxError
     from .checker.submissions import NothingToGrade, find_submissions
+    from .checker.verdicts import localise
     from .katas.specs import KATAS
 
     out = Console(quiet=args.quiet, highlight=False, soft_wrap=True)
@@ -168,7 +172,7 @@ def _check(args: argparse.Namespace) -> int:
     try:
         subs = find_submissions(list(args.paths))
     except (FileNotFoundError, NothingToGrade) as exc:
-        err.print(Text(_("box-gin check: {error}").format(error=exc)))
+        err.print(Text(_("box-gin check: {error}").format(error=visible(exc))))
         return 2
     salt = CHECKER_VERSION + ";" + ",".join(f"{k.name}:{k.points}:{k.hidden_count}:"
                                             f"{k.fresh_count}" for k in KATAS)
@@ -187,11 +191,11 @@ def _check(args: argparse.Namespace) -> int:
     err.print(Text(_("isolation: {how}").format(how=isolation)))
     results: dict[str, StudentResult] = {}
     todo = []
-    digests = {s.student: s.digest(salt) for s in subs}
+    digests = {s.key: s.digest(salt) for s in subs}
     for s in subs:
-        cached = cache.get(s.student, digests[s.student])
+        cached = cache.get(s.key, digests[s.key])
         if cached is not None:
-            results[s.student] = cached
+            results[s.key] = cached
         else:
             todo.append(s)
     if len(subs) > len(todo):
@@ -208,12 +212,14 @@ def _check(args: argparse.Namespace) -> int:
             def done(result: StudentResult) -> None:
                 bar.advance(task)
 
-            for r in grade_all(todo, jobs=args.jobs, done=done, run=run):
-                results[r["student"]] = r
-                cache.put(r["student"], digests[r["student"]], r)
+            for s, r in zip(todo, grade_all(todo, jobs=args.jobs, done=done, run=run),
+                            strict=True):
+                results[s.key] = r
+                cache.put(s.key, digests[s.key], r)
     finally:
         run.sandbox.close()  # every child gone before a gradebook file is written
-    ordered = [results[s.student] for s in subs]
+    ordered = [results[s.key] for s in subs]
+    localise(ordered, getattr(args, "feedback_lang", None), MAX_FEEDBACK)
     written, errors = write_outputs(ordered, seed=seed, isolation=isolation,
                                     csv_path=args.csv, json_path=args.json,
                                     gradescope_dir=args.gradescope)
@@ -229,7 +235,7 @@ def _check(args: argparse.Namespace) -> int:
     table.add_column(_("not passed"))
     for r in ordered:
         failed = [n for n, e in r["katas"].items() if not e["passed"]]
-        table.add_row(Text(r["student"]), f"{r['score']}/{r['max_score']}",
+        table.add_row(Text(visible(r["student"])), f"{r['score']}/{r['max_score']}",
                       f"{len(r['katas']) - len(failed)}/{len(r['katas'])}",
                       Text(", ".join(failed) if len(failed) < len(r["katas"]) else _("all")))
     out.print(table)
@@ -238,9 +244,9 @@ def _check(args: argparse.Namespace) -> int:
     if args.verbose or len(ordered) == 1:
         _print_feedback(out, ordered)
     for path in written:
-        out.print(Text(_("wrote {path}").format(path=path)))
+        out.print(Text(_("wrote {path}").format(path=visible(path))))
     for error in errors:
-        err.print(Text(_("box-gin check: {error}").format(error=error)))
+        err.print(Text(_("box-gin check: {error}").format(error=visible(error))))
     return 1 if errors else lms_status
 
 
@@ -248,18 +254,22 @@ def _print_feedback(out: Console, ordered: Sequence[StudentResult]) -> None:
     """Each student's problems and failed katas, the student named once."""
     from rich.text import Text
 
+    from .checker.safe import one_line, visible
+
     for r in ordered:
         failed = [e for e in r["katas"].values() if not e["passed"]]
         problems = r.get("problems") or []
         if not failed and not problems:
             continue
-        out.print(Text(f"{r['student']}: {r['score']}/{r['max_score']}", style="bold"))
+        out.print(Text(f"{visible(r['student'])}: {r['score']}/{r['max_score']}",
+                       style="bold"))
         for problem in problems:
-            out.print(Text("  " + problem))
+            out.print(Text("  " + one_line(problem)))
         missing = [name for name, e in r["katas"].items() if not e.get("found", True)]
         for entry in failed:
             if entry.get("found", True):
-                out.print(Text("\n".join("  " + line
+                # Each line as the grader wrote it; student text in it is quoted, visible.
+                out.print(Text("\n".join("  " + visible(line)
                                           for line in entry["feedback"].splitlines())))
         if missing and len(missing) == len(r["katas"]):
             out.print(Text("  " + _("no function of any kata was found")))

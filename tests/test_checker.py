@@ -110,14 +110,24 @@ def test_json_gradebook_shape_seed_and_signed_rerun_cache(tmp_path):
     data = _students(out)
     assert set(data) == {"ada", "ben"}
     ada = data["ada"]
-    assert set(ada) == {"student", "score", "max_score", "problems", "katas"}
+    assert set(ada) == {"student", "key", "score", "max_score", "problems", "language",
+                        "katas"}
+    assert book["version"] == 3 and ada["key"] == "ada" and ada["language"] is None
     assert ada["score"] == 5 and ada["problems"] == []
     assert set(ada["katas"]["next_roles"]) == {"passed", "points", "found", "feedback",
-                                              "failure"}
+                                              "failure", "verdict"}
     assert ada["katas"]["next_roles"]["failure"] is None
+    assert ada["katas"]["next_roles"]["verdict"]["outcome"] == "passed"
+    assert ada["katas"]["is_set"]["verdict"]["outcome"] == "missing"
+    assert ada["katas"]["is_set"]["verdict"]["note"] == {"id": "missing",
+                                                         "values": {"name": "is_set"}}
     failure = data["ben"]["katas"]["score_hand"]["failure"]
     assert set(failure) == {"public", "size", "call"} and failure["call"].startswith(
         "score_hand(")
+    verdict = data["ben"]["katas"]["score_hand"]["verdict"]
+    assert verdict["outcome"] == "failed" and verdict["failure"]["call"] == failure["call"]
+    assert set(verdict["failure"]) == {"public", "input", "call", "returned", "expected",
+                                       "rule"}
     cache = out.with_name(out.name + ".box-gin-cache")
     assert cache.exists()
     # A rerun keeps the cache's seed and takes unchanged submissions from it ...
@@ -226,7 +236,12 @@ def test_a_hostile_child_message_cannot_break_the_parent():
     outcome = decode_outcome({"ok": deep})
     assert type(outcome).__name__ in ("Returned", "Raised")
     raised = decode_outcome({"raised": ["E" * 500, True, "\udc80" * 1000]})
-    assert isinstance(raised, Raised) and raised.type_name == "E" * 80 + "…"
+    assert isinstance(raised, Raised) and raised.type_name == "E" * 80
+    assert raised.message.startswith('"\\x80\\x80')  # undecodable bytes shown as bytes
+    assert len(raised.message) < 210 and "\n" not in raised.message  # one capped line
+    odd = decode_outcome({"raised": ["\n  ✔ passed", False, "x\n  why: fine"]})
+    assert isinstance(odd, Raised) and odd.type_name == "Exception"
+    assert odd.message == '"x\\n  why: fine"'
     for garbage in ("garbage", {"ok": {"$f": "nan-ish"}}):
         broken = decode_outcome(garbage)
         assert isinstance(broken, Raised) and broken.type_name == "ProtocolError"

@@ -6,10 +6,15 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from box_gin.cards import Card
+from box_gin.checker.verdicts import Note, safe_problem, verdict_of
 from box_gin.cli import main
+from box_gin.katas import BY_NAME
+from box_gin.katas.core import Failure, KataResult, Outcome, Raised, Returned, call_text
 from box_gin.platforms.gradebook import (
     GradebookError,
     cards_in_text,
@@ -24,25 +29,43 @@ def entry(passed: bool, points: int, feedback: str = "", **extra: object) -> dic
     return {"passed": passed, "points": points, "feedback": feedback, **extra}
 
 
-def failing(call: str, why: str) -> dict:
-    return entry(False, 0, f"✘ best_melds: not passed.\n  The smallest input found on "
-                 f"which your answer is wrong:\n    {call}\n  returned: x\n  expected: y\n"
-                 f"  why: {why}\n  hint: h")
+def graded(kata: str, hand: str | None, outcome: Outcome | None = None,
+           note: Note | None = None) -> dict[str, Any]:
+    """A kata entry as the checker writes it: its structured verdict, the failure field,
+    and feedback text that the report must not read."""
+    spec = BY_NAME[kata]
+    failure = None
+    if hand is not None:
+        args = ([Card.parse(c) for c in hand.split()],)
+        expected = spec.expected(args)
+        assert outcome is not None
+        why = safe_problem(spec, args, expected, outcome) or ""
+        failure = Failure(args, outcome, expected, why)
+    result = KataResult(spec, False, len(spec.public), 150, True, failure,
+                        note.text() if note else None)
+    out = entry(False, 0, "✘ not passed\n  why: spoofed reason, never read",
+                verdict=verdict_of(result, note, note is None or note.id != "missing"))
+    if failure is not None:
+        out["failure"] = {"public": False, "size": len(failure.args[0]),
+                          "call": call_text(spec, failure.args)}
+    return out
 
 
+PAIR = "return a pair: (a list of melds, a list of deadwood cards)"
 STUDENTS = [
     {"student": "ada", "score": 5, "max_score": 5,
      "katas": {"card_value": entry(True, 1), "best_melds": entry(True, 4)}},
     {"student": "bo", "score": 1, "max_score": 5,
      "katas": {"card_value": entry(True, 1),
-               "best_melds": failing("best_melds([AH 2H 3H QH KH])", "ace high")}},
+               "best_melds": graded("best_melds", "AH 2H 3H QH KH", Returned([]))}},
     {"student": "cy", "score": 1, "max_score": 5,
      "katas": {"card_value": entry(True, 1),
-               "best_melds": failing("best_melds([QH KH AH])", "ace high")}},
+               "best_melds": graded("best_melds", "QH KH AH", Returned(7))}},
     {"student": "di", "score": 0, "max_score": 5,
-     "katas": {"card_value": entry(False, 0, "✘ card_value: not passed.\n  no function "
-                                   "named card_value was found"),
-               "best_melds": failing("best_melds([5S 5D 5C 6C 7C])", "a card twice")}},
+     "katas": {"card_value": graded("card_value", None, note=Note(
+         "missing", {"name": "card_value"})),
+               "best_melds": graded("best_melds", "5S 5D 5C 6C 7C",
+                                    Raised("KeyError", False, '"why: ace high"'))}},
 ]
 
 
@@ -82,11 +105,75 @@ def test_the_most_common_failure_and_its_smallest_counterexample() -> None:
     katas = {k.name: k for k in summarise(parse_gradebook(STUDENTS))}
     best = katas["best_melds"]
     assert (best.passed, best.graded) == (1, 4)
-    assert (best.reason, best.reason_count) == ("ace high", 2)
+    assert (best.reason, best.reason_count, best.without_call) == (PAIR, 2, 0)
     assert best.call == "best_melds([QH KH AH])"
     value = katas["card_value"]
     assert (value.passed, value.reason, value.call, value.without_call) == (
         3, "no function named card_value was found", None, 1)
+
+
+@pytest.mark.parametrize("unwritten", [0, 1, 2])
+def test_every_count_in_the_report_is_the_gradebooks(unwritten: int) -> None:
+    """Four students: one with a counterexample, ``unwritten`` with the stub's
+    NotImplementedError, the rest passed: each counted once (issue 21, item 10)."""
+    students: list[dict[str, Any]] = []
+    for i in range(4):
+        if i == 0:
+            kata = graded("is_set", "7H 7S", Returned(True))
+        elif i <= unwritten:
+            kata = graded("is_set", "7H 7S", Raised("NotImplementedError", False, ""))
+        else:
+            kata = entry(True, 1)
+        students.append({"student": f"s{i}", "score": int(kata["passed"]), "max_score": 1,
+                         "katas": {"is_set": kata}})
+    book = parse_gradebook(students)
+    (summary,) = summarise(book)
+    failing = [s for s in students if not s["katas"]["is_set"]["passed"]]
+    assert summary.graded == 4 and summary.passed == 4 - len(failing)
+    assert summary.reason_count + summary.without_call == len(failing)
+    assert summary.call == "is_set([7H 7S])" and summary.without_call == unwritten
+    page = report_html(book)
+    block = page[page.index('data-kata="is_set"><h3>'):page.index('id="students"')]
+    assert "1 of 4 students" in block
+    if unwritten:
+        more = "1 more student" if unwritten == 1 else f"{unwritten} more students"
+        assert more in block
+    else:
+        assert "more student" not in block
+    assert page.count('<details class="bg-student"') == 4
+
+
+def test_a_kata_nobody_has_written_shows_no_counterexample_and_no_more_line() -> None:
+    students = [{"student": "s0", "score": 0, "max_score": 1, "katas": {"is_set": graded(
+        "is_set", "7H 7S", Raised("NotImplementedError", False, ""))}},
+        {"student": "s1", "score": 1, "max_score": 1, "katas": {"is_set": entry(True, 1)}}]
+    (summary,) = summarise(parse_gradebook(students))
+    assert (summary.reason_count, summary.without_call, summary.call) == (1, 1, None)
+    assert "not written yet" in (summary.reason or "")
+    block = report_html(parse_gradebook(students)).split('id="failures"')[1]
+    assert "1 of 2 students" in block and "more student" not in block.split("</div>")[0]
+
+
+def test_the_report_speaks_its_own_language_from_the_verdicts() -> None:
+    from box_gin.checker.verdicts import language
+
+    with language("fr"):
+        page = report_html(parse_gradebook(STUDENTS))
+    assert "spoofed reason" not in page.split('id="students"')[0]
+    assert "why: ace high" not in page.split('id="students"')[0]
+    assert "no function named" not in page and "not passed" not in page
+    assert "<code>raise NotImplementedError()</code>" not in page  # none unwritten here
+
+
+def test_long_inputs_fold_after_their_first_cards() -> None:
+    from box_gin.platforms.report import FIRST_CARDS, call_html
+
+    deck = " ".join(["AH"] * 52)
+    html_text = call_html(f"deal([{deck}])")
+    head, fold = html_text.split('<details class="bg-more">')
+    assert head.count('class="bg-card ') == FIRST_CARDS
+    assert fold.count('class="bg-card ') == 52 - FIRST_CARDS and "42 more cards" in fold
+    assert '<details' not in call_html("is_set([7H 7S 7D])")
 
 
 def test_the_checkers_failure_field_is_preferred() -> None:
@@ -108,7 +195,9 @@ def test_the_page_loads_nothing_and_draws_cards() -> None:
     page = report_html(parse_gradebook(STUDENTS), title="Class 3B")
     assert "<title>Class 3B</title>" in page
     assert not re.search(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//""", page)
-    assert "@import" not in page and "<script" not in page
+    assert "@import" not in page
+    # One inline script, the print hook that opens the folds; nothing loaded.
+    assert page.count("<script") == 1 and "beforeprint" in page and "src=" not in page
     failures = page[page.index('id="failures"'):page.index('id="students"')]
     assert failures.count('class="bg-card ') == 3  # QH KH AH
-    assert page.count('class="bg-student"') == 4
+    assert page.count('<details class="bg-student"') == 4

@@ -2,9 +2,16 @@
 
 A student's result is plain data, an entry of the gradebook's ``students`` list::
 
-    {"student": "ada", "score": 30, "max_score": 36, "problems": [],
+    {"student": "ada", "key": "ada", "score": 30, "max_score": 36, "problems": [],
+     "language": null,
      "katas": {"best_melds": {"passed": true, "points": 4, "feedback": "...",
-                              "failure": null}}}
+                              "failure": null, "verdict": {...}}}}
+
+Each kata's ``verdict`` is structured data (:mod:`box_gin.checker.verdicts`): the
+outcome, the input, what the function returned or raised, the expected answer, the
+rule's reason and the note's message id and values.  ``feedback`` is that verdict
+rendered in one language; every output renders the verdict again in its own.  Text from
+the student's process is only ever a quoted value in it, never a line of its own.
 
 Everything is decided in this process: the cases (the public ones, the fixed hidden
 ones and a fresh draw from the run's secret seed), their expected answers (computed
@@ -36,14 +43,14 @@ from ..katas.core import (
     Returned,
     TimedOut,
     call_text,
-    judge_cases,
     shrink_failure,
 )
-from ..katas.feedback import blocked_note, feedback_text
 from ..katas.specs import KATAS
 from ..katas.wire import MAX_DEPTH, Opaque, decode, encode
+from .safe import one_line, quoted, visible
 from .sandbox import Child, ChildGone, Limits, Sandbox, harden_grader, open_sandbox
 from .submissions import BadSubmission, Submission, defined_names, extract_cells
+from .verdicts import Note, safe_problem, verdict_of, verdict_text
 
 #: Changes whenever grading could give a different result: part of the rerun cache key.
 CHECKER_VERSION = "3"
@@ -107,6 +114,7 @@ def decode_outcome(data: Any, params: Sequence[str] = ()) -> Outcome:
     """An outcome as the child sent it, checked: anything malformed is a failure.
     ``params``: the kata's parameter names, to name an argument changed in place."""
     try:
+        raw = data.get("raised") if isinstance(data, dict) else None
         data = _plain(data)
         if isinstance(data, dict) and "ok" in data:
             changed = data.get("changed")
@@ -117,8 +125,12 @@ def decode_outcome(data: Any, params: Sequence[str] = ()) -> Outcome:
             return Returned(decode(data["ok"], card_of=_card_of), names)
         if isinstance(data, dict) and isinstance(data.get("raised"), list) and len(
                 data["raised"]) == 3:
-            name, value_error, message = data["raised"]
-            return Raised(clean_text(name, 80), value_error is True, clean_text(message))
+            name, value_error, _message = data["raised"]
+            # The student's message is a quoted value on one line, never lines of its own
+            # (read before cleaning: quoted() shows its control characters as escapes).
+            message = raw[2] if isinstance(raw, list) and len(raw) == 3 else ""
+            text = message[:4 * MAX_TEXT] if isinstance(message, str) else ""
+            return Raised(type_name(name), value_error is True, quoted(text) if text else "")
         if isinstance(data, dict) and "timeout" in data:
             timeout = data["timeout"]
             return TimedOut(float(timeout) if isinstance(timeout, int | float) and not
@@ -126,6 +138,16 @@ def decode_outcome(data: Any, params: Sequence[str] = ()) -> Outcome:
     except (ValueError, TypeError, RecursionError, KeyError):
         pass
     return Raised("ProtocolError", False, _("the answer could not be read"))
+
+
+def type_name(name: Any) -> str:
+    """An exception's type name as the child sent it, kept only if it is a dotted
+    Python name (a class can be given any name: ``type("✔ passed", ...)``)."""
+    text = name if isinstance(name, str) else ""
+    parts = text[:80].split(".")
+    if text and all(p.isidentifier() and p.isascii() for p in parts):
+        return text[:80]
+    return "Exception"
 
 
 @dataclass
@@ -163,12 +185,12 @@ def _failure_entry(result: KataResult) -> dict[str, Any] | None:
             "call": call_text(result.kata, f.args)}
 
 
-def _kata_entry(result: KataResult, found: bool = True) -> dict[str, Any]:
-    text = feedback_text(result)
-    if len(text) > MAX_FEEDBACK:
-        text = text[:MAX_FEEDBACK] + "…"
+def _kata_entry(result: KataResult, found: bool = True, note: Note | None = None
+                ) -> dict[str, Any]:
+    verdict = verdict_of(result, note, found)
     return {"passed": result.passed, "points": result.points, "found": found,
-            "feedback": clean_text(text, MAX_FEEDBACK + 1), "failure": _failure_entry(result)}
+            "feedback": verdict_text(verdict, MAX_FEEDBACK), "failure": _failure_entry(result),
+            "verdict": verdict}
 
 
 def _preferred(kata: Kata, files: list[Path]) -> list[Path]:
@@ -177,24 +199,26 @@ def _preferred(kata: Kata, files: list[Path]) -> list[Path]:
     return sorted(files, key=lambda f: (not f.name.startswith(prefix), str(f)))
 
 
+def _why_id(exc: ChildGone) -> str:
+    return {"timeout": "timeout", "the child exited": "exited",
+            "the child sent too much": "too_much"}.get(str(exc), "protocol")
+
+
 def _why(exc: ChildGone) -> str:
-    reason = str(exc)
-    if reason == "timeout":
-        return _("it did not finish in time")
-    if reason == "the child exited":
-        return _("the process exited or was killed: a crash, os._exit, or a limit on "
-                 "memory or CPU time")
-    if reason == "the child sent too much":
-        return _("it sent far too much output")
-    return _("it broke the checker's protocol")
+    from .verdicts import gone_text
+
+    return gone_text(_why_id(exc))
 
 
 def grade_file(path: Path, cells: list[tuple[str, str]], katas: Sequence[Kata], run: Run,
-               budget: float) -> tuple[dict[str, KataResult], list[str]]:
+               budget: float, notes: dict[str, Note] | None = None
+               ) -> tuple[dict[str, KataResult], list[str]]:
     """Grade ``katas`` in the file ``path`` (its code ``cells``); and the file's problems.
 
-    ``budget`` is the submission's deadline (``time.monotonic``): nothing runs after it.
+    ``budget`` is the file's deadline (``time.monotonic``): nothing runs after it.
+    ``notes`` receives each kata's note as a message id and its values.
     """
+    notes = {} if notes is None else notes
     results: dict[str, KataResult] = {}
     problems: list[str] = []
     pending = list(katas)
@@ -213,7 +237,7 @@ def grade_file(path: Path, cells: list[tuple[str, str]], katas: Sequence[Kata], 
             child = Child(run.sandbox, setup, run.limits, budget)
         except ChildGone as exc:
             problems.append(_("{file}: could not be run ({why})").format(
-                file=path.name, why=_why(exc)))
+                file=visible(path.name), why=_why(exc)))
             break
         try:
             try:
@@ -226,53 +250,77 @@ def grade_file(path: Path, cells: list[tuple[str, str]], katas: Sequence[Kata], 
                         cell=cells[cell][0], why=_why(exc)))
                     continue
                 problems.append(_("{file}: could not be run ({why})").format(
-                    file=path.name, why=_why(exc)))
+                    file=visible(path.name), why=_why(exc)))
                 break
             ready = _plain(ready)
+            if not isinstance(ready, dict):
+                ready = {}
             if not seen_ready:
                 seen_ready = True
                 errors = ready.get("errors")
-                problems.extend(clean_text(e) for e in (errors if isinstance(
-                    errors, list) else [])[:20])
+                problems.extend(one_line(e, MAX_TEXT) for e in (errors if isinstance(
+                    errors, list) else [])[:20] if isinstance(e, str))
             defined = ready.get("functions")
             defined = set(defined) if isinstance(defined, list) and all(
                 isinstance(d, str) for d in defined) else set()
             blocked = ready.get("blocked")
-            blocked = [clean_text(b, 80) for b in blocked[:20]] if isinstance(
-                blocked, list) else []
+            blocked = [one_line(b, 80) for b in blocked[:20] if isinstance(b, str)] \
+                if isinstance(blocked, list) else []
             for kata in list(pending):
                 pending.remove(kata)
                 if kata.name not in defined:
                     continue
                 request += 1
                 try:
-                    results[kata.name] = _grade_kata(child, kata, request, blocked, run)
+                    results[kata.name] = _grade_kata(child, kata, request, blocked, run,
+                                                     notes)
                 except ChildGone as exc:
-                    note = _("the function stopped the checker's run ({why})").format(
-                        why=_why(exc))
-                    results[kata.name] = KataResult(kata, False, note=note, hidden=True)
+                    note = Note("stopped", {"why": _why_id(exc)})
+                    notes[kata.name] = note
+                    results[kata.name] = KataResult(kata, False, note=note.text(), hidden=True)
                     break  # a fresh child for the katas left
+                except Exception as exc:
+                    # Our own judging tripped on a hostile value: this kata fails, alone.
+                    note = Note("judge_failed", {"error": type(exc).__name__})
+                    notes[kata.name] = note
+                    results[kata.name] = KataResult(kata, False, note=note.text(), hidden=True)
         finally:
             child.close()
     for kata in pending:
         if kata.name not in results:
-            results[kata.name] = KataResult(kata, False, hidden=True, note=_(
-                "not graded: the submission used up its time ({seconds} s)").format(
-                    seconds=f"{run.limits.budget_seconds:g}"))
+            note = Note("out_of_time", {"seconds": f"{run.limits.budget_seconds:g}"})
+            notes[kata.name] = note
+            results[kata.name] = KataResult(kata, False, hidden=True, note=note.text())
     return results, problems
 
 
+def safe_judge_cases(kata: Kata, cases: Sequence[Args], outcomes: Sequence[Outcome],
+                     expected: Sequence[Any], *, public: int = 0) -> list[Failure]:
+    """:func:`judge_cases`, each case judged on its own: a judge that raises on an
+    answer of a type it does not expect fails that case with the reason said."""
+    out = []
+    for i, (args, outcome) in enumerate(zip(cases, outcomes, strict=True)):
+        why = safe_problem(kata, args, expected[i], outcome)
+        if why is not None:
+            out.append(Failure(args, outcome, expected[i], why, public=i < public))
+    return out
+
+
 def _grade_kata(child: Child, kata: Kata, request: int, blocked: list[str],
-                run: Run) -> KataResult:
+                run: Run, notes: dict[str, Note]) -> KataResult:
     cases, expected = run.cases[kata.name]
     answer = child.run(request, kata.name, list(kata.hide), run.encoded[kata.name])
     outcomes = [decode_outcome(o, kata.params) for o in answer["outcomes"]]
     more = answer.get("blocked")
     if isinstance(more, list):
-        blocked = blocked + [clean_text(b, 80) for b in more[:20] if b not in blocked]
+        blocked = blocked + [one_line(b, 80) for b in more[:20]
+                             if isinstance(b, str) and b not in blocked]
     n_public = len(kata.public)
-    failures = judge_cases(kata, cases, outcomes, expected, public=n_public)
-    note = blocked_note(sorted(set(blocked))) if blocked else None
+    failures = safe_judge_cases(kata, cases, outcomes, expected, public=n_public)
+    note = None
+    if blocked:
+        notes[kata.name] = Note("blocked", {"names": sorted(set(blocked))})
+        note = notes[kata.name].text()
     if not failures:
         return KataResult(kata, True, n_public, len(cases) - n_public, True)
     first: Failure = min(failures, key=lambda f: (kata.size(f.args), not f.public))
@@ -285,7 +333,8 @@ def _grade_kata(child: Child, kata: Kata, request: int, blocked: list[str],
                           [_encode(a) for a in batch])
         return [decode_outcome(o, kata.params) for o in reply["outcomes"]]
 
-    with suppress(ChildGone):
+    with suppress(ChildGone, ValueError, TypeError, KeyError, AttributeError, IndexError,
+                  RecursionError, OverflowError):  # a judge that trips keeps the first
         first = shrink_failure(kata, first, oracle, rounds=SHRINK_ROUNDS)
     return KataResult(kata, False, n_public, len(cases) - n_public, True, first, note)
 
@@ -307,9 +356,13 @@ def assign(katas: Sequence[Kata], cells: dict[Path, list[tuple[str, str]]]
 
 
 def grade_submission(sub: Submission, run: Run) -> StudentResult:
-    """Grade one student's files, within the run's budget for one submission."""
-    budget = time.monotonic() + run.limits.budget_seconds
+    """Grade one student's files.  Each file holding katas has the run's budget of its
+    own (a notebook's looping cell cannot spend another notebook's time); the whole
+    submission at most that budget times the number of kata notebooks."""
+    notebooks = max(1, len({k.notebook for k in run.katas}))
+    deadline = time.monotonic() + run.limits.budget_seconds * notebooks
     problems: list[str] = list(sub.problems)
+    notes: dict[str, Note] = {}
     cells: dict[Path, list[tuple[str, str]]] = {}
     for f in sub.files:
         try:
@@ -318,11 +371,14 @@ def grade_submission(sub: Submission, run: Run) -> StudentResult:
             problems.append(str(exc))
     results: dict[str, KataResult] = {}
     for f, katas in assign(run.katas, cells).items():
+        if not katas:
+            continue
+        budget = min(deadline, time.monotonic() + run.limits.budget_seconds)
         # Katas whose answer is part of what a learner may use (Card.value...) run in a
         # child of their own, where that part was removed before any student code ran.
         for group in ([k for k in katas if not k.hide], [k for k in katas if k.hide]):
             if group:
-                found, file_problems = grade_file(f, cells[f], group, run, budget)
+                found, file_problems = grade_file(f, cells[f], group, run, budget, notes)
                 results.update(found)
                 problems += [p for p in file_problems if p not in problems]
     if not sub.files:
@@ -331,22 +387,26 @@ def grade_submission(sub: Submission, run: Run) -> StudentResult:
     for kata in run.katas:
         result = results.get(kata.name)
         if result is None:
-            entries[kata.name] = _kata_entry(KataResult(kata, False, hidden=True, note=_(
-                "no function named {name} was found").format(name=kata.name)), False)
+            note = Note("missing", {"name": kata.name})
+            entries[kata.name] = _kata_entry(KataResult(kata, False, hidden=True,
+                                                        note=note.text()), False, note)
         else:
-            entries[kata.name] = _kata_entry(result)
-    return {"student": sub.student, "score": sum(e["points"] for e in entries.values()),
-            "max_score": max_score(run.katas), "problems": [clean_text(p) for p in problems],
-            "katas": entries}
+            entries[kata.name] = _kata_entry(result, note=notes.get(kata.name))
+    return {"student": sub.student, "key": sub.key,
+            "score": sum(e["points"] for e in entries.values()),
+            "max_score": max_score(run.katas), "problems": [one_line(p, MAX_TEXT)
+                                                            for p in problems],
+            "language": sub.language, "katas": entries}
 
 
-def failed_result(student: str, katas: Sequence[Kata], error: str) -> StudentResult:
+def failed_result(sub: Submission, katas: Sequence[Kata], error: str) -> StudentResult:
     """The result of a submission the checker itself failed on (a bug of ours)."""
-    note = _("the checker failed on this submission: {error}").format(error=error)
-    return {"student": student, "score": 0, "max_score": max_score(katas),
-            "problems": [clean_text(note)],
-            "katas": {k.name: {"passed": False, "points": 0, "found": False,
-                               "feedback": clean_text(note), "failure": None} for k in katas}}
+    note = Note("checker_failed", {"error": one_line(error, 80)})
+    return {"student": sub.student, "key": sub.key, "score": 0,
+            "max_score": max_score(katas), "problems": [note.text()],
+            "language": sub.language,
+            "katas": {k.name: _kata_entry(KataResult(k, False, hidden=True, note=note.text()),
+                                          False, note) for k in katas}}
 
 
 def start_run(*, seed: int | None = None, jobs: int = 1, katas: Sequence[Kata] = KATAS,
@@ -379,12 +439,12 @@ def grade_all(subs: Sequence[Submission], *, jobs: int = 1, run: Run | None = No
                 try:
                     result = fut.result()
                 except Exception as exc:  # a bug of ours: report it, keep going
-                    result = failed_result(sub.student, run.katas, type(exc).__name__)
+                    result = failed_result(sub, run.katas, type(exc).__name__)
                 with lock:
-                    results[sub.student] = result
+                    results[sub.key] = result
                 if done is not None:
                     done(result)
     finally:
         if own:
             run.sandbox.close()
-    return [results[s.student] for s in subs]
+    return [results[s.key] for s in subs]

@@ -2,7 +2,10 @@
 
 Every file is written atomically (a temporary file, then ``os.replace``), each on its
 own, from the results held in the checker's memory, after every child of the run is
-gone: nothing a submission could write survives.
+gone: nothing a submission could write survives.  Every cell of the CSV is
+spreadsheet-safe (:func:`box_gin.checker.safe.csv_cell`); every student is filed under
+their key (:func:`box_gin.checker.submissions.student_key`), unique in the run, so one
+student's result never lands in another's file.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import io
 import json
 import os
 import secrets
+import urllib.parse
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from pathlib import Path
@@ -24,7 +28,18 @@ from ..i18n import _, ngettext
 from ..katas.core import Kata
 from ..katas.specs import KATAS
 from .grader import CHECKER_VERSION, StudentResult
-from .submissions import read_regular
+from .safe import csv_row
+from .submissions import read_regular, student_key
+
+#: The gradebook's format: 3 added each kata's structured ``verdict`` and each
+#: student's ``key`` and ``language`` (docs/checker.md).
+GRADEBOOK_VERSION = 3
+
+
+def key_of(result: StudentResult) -> str:
+    """The key a student's result is filed under (an older gradebook: made from the name)."""
+    key = result.get("key")
+    return key if isinstance(key, str) and key else student_key(str(result["student"]))
 
 
 def gradebook_csv(results: Sequence[StudentResult], katas: Sequence[Kata] = KATAS) -> str:
@@ -33,15 +48,16 @@ def gradebook_csv(results: Sequence[StudentResult], katas: Sequence[Kata] = KATA
     w = csv.writer(out, lineterminator="\n")
     w.writerow(["student", *(k.name for k in katas), "total", "max_score"])
     for r in results:
-        w.writerow([r["student"], *(r["katas"][k.name]["points"] for k in katas),
-                    r["score"], r["max_score"]])
+        w.writerow(csv_row([r["student"], *(r["katas"][k.name]["points"] for k in katas),
+                            r["score"], r["max_score"]]))
     return out.getvalue()
 
 
 def gradebook(results: Sequence[StudentResult], *, seed: int, isolation: str,
               katas: Sequence[Kata] = KATAS) -> dict[str, Any]:
     """The whole gradebook as plain data (the JSON file's shape, see docs/checker.md)."""
-    return {"format": "box-gin-gradebook", "version": 2, "checker": CHECKER_VERSION,
+    return {"format": "box-gin-gradebook", "version": GRADEBOOK_VERSION,
+            "checker": CHECKER_VERSION,
             "seed": seed, "isolation": isolation,
             "max_score": sum(k.points for k in katas),
             "katas": [{"name": k.name, "points": k.points, "notebook": k.notebook}
@@ -71,9 +87,11 @@ def gradescope_json(result: StudentResult, katas: Sequence[Kata] = KATAS) -> str
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
 
-def _safe_name(student: str) -> str:
-    name = "".join(c if c.isalnum() or c in "-_." else "_" for c in student).strip(".")
-    return name or "_"
+def folder_name(result: StudentResult) -> str:
+    """The folder a student's files go in: their key, every character but ASCII letters,
+    digits, ``-`` and ``_`` percent-encoded (one to one, so keys unique in the run give
+    folders unique on any file system, case-insensitive ones too)."""
+    return urllib.parse.quote(key_of(result), safe="-_").replace(".", "%2E") or "_"
 
 
 def write_outputs(results: Sequence[StudentResult], *, seed: int, isolation: str,
@@ -93,14 +111,15 @@ def write_outputs(results: Sequence[StudentResult], *, seed: int, isolation: str
                          lambda: gradescope_json(results[0])))
         else:
             for r in results:
-                jobs.append((gradescope_dir / _safe_name(r["student"]) / "results.json",
+                jobs.append((gradescope_dir / folder_name(r) / "results.json",
                              lambda r=r: gradescope_json(r)))  # type: ignore[misc]
     written, errors = [], []
     for path, text in jobs:
         try:
-            write_atomic(path, text())
+            # A character that UTF-8 cannot hold (a lone surrogate) is shown, not fatal.
+            write_atomic(path, text().encode("utf-8", "backslashreplace").decode("utf-8"))
             written.append(path)
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, UnicodeError) as exc:
             errors.append(_("{path}: could not be written ({error})").format(
                 path=path, error=exc.strerror if isinstance(exc, OSError) and exc.strerror
                 else exc))
@@ -185,9 +204,16 @@ class Cache:
         if self.path is None or self.key is None or self.seed is None:
             return None
         try:
+            entries = {}
+            for key, entry in self.entries.items():
+                try:  # an entry that cannot be kept costs only itself
+                    json.dumps(entry, ensure_ascii=False).encode("utf-8")
+                    entries[key] = entry
+                except (ValueError, TypeError, UnicodeError):
+                    continue
             write_atomic(self.path, json.dumps({"seed": self.seed, "mac": self._mac(
-                ["seed", self.seed]), "entries": self.entries}, ensure_ascii=False))
-        except OSError as exc:
+                ["seed", self.seed]), "entries": entries}, ensure_ascii=False))
+        except (OSError, UnicodeError, ValueError) as exc:
             return _("{path}: could not be written ({error})").format(
-                path=self.path, error=exc.strerror or exc)
+                path=self.path, error=getattr(exc, "strerror", None) or exc)
         return None

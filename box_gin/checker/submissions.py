@@ -12,6 +12,17 @@
 
 Nothing next to a submission (a ``conftest.py``, a module it imports) is ever run: only
 the code cells of notebooks and the statements of ``.py`` files are read.
+
+A student's name is data.  :func:`display_name` is the one place a path becomes a name
+(any bytes: undecodable ones shown as ``\\xff``; control and bidi characters escaped;
+Unicode NFC) and :func:`student_key` the one place a name becomes the key every output
+files the student under (NFC, case folded, trailing dots and spaces dropped).  Two
+submissions whose keys are equal (``Café`` in NFC and NFD, ``bob`` and ``BOB``,
+``zz_victim`` and ``zz_victim.``, a file ``x.py`` beside a folder ``x/``) are told apart
+the same way in every output: the folder, else the name already in its plain form, keeps
+it (none does when that does not settle it, as for ``bob`` and ``BOB``); each other one
+is named ``NAME~2``, ``NAME~3``... and the collision is listed among its problems
+(docs/checker.md, "Names and output surfaces").
 """
 
 from __future__ import annotations
@@ -22,12 +33,14 @@ import hashlib
 import json
 import os
 import stat
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import BoxGinError
 from ..i18n import LANGUAGES, _
 from ..katas.release import BEGIN_HIDDEN as HIDDEN_TESTS  # a cell with it is nbgrader's
+from .safe import visible
 
 SUFFIXES = (".ipynb", ".py")
 SKIP_DIRS = {".ipynb_checkpoints", "__pycache__", ".git", ".venv"}
@@ -46,12 +59,22 @@ class Submission:
     """One student's files, read once, at discovery: grading and the digest use these
     bytes, whatever happens to the files afterwards."""
 
+    #: The name shown for the student (:func:`display_name`, made unique).
     student: str
     files: list[Path] = field(default_factory=list)
     #: The bytes of each file, as read at discovery.
     data: dict[Path, bytes] = field(default_factory=dict)
     #: Files that were skipped or could not be read, and why.
     problems: list[str] = field(default_factory=list)
+    #: The key every output files the student under (:func:`student_key`).
+    key: str = ""
+    #: The language of the submission's notebooks, from the folder they are in
+    #: (``exercises/hu/``), or None.
+    language: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.key:
+            self.key = student_key(self.student)
 
     def digest(self, salt: str) -> str:
         """A hash of the files' names and contents (and ``salt``: the checker's version)."""
@@ -62,6 +85,37 @@ class Submission:
         for problem in self.problems:
             h.update(problem.encode("utf-8", "replace") + b"\0")
         return h.hexdigest()
+
+
+def display_name(raw: str | bytes) -> str:
+    """A path's name as a student's name: bytes that are not UTF-8 shown as ``\\xff``,
+    control, bidi and format characters escaped (``\\x1b``, ``\\u202e``), Unicode NFC."""
+    data = raw if isinstance(raw, bytes) else os.fsencode(raw)
+    text = unicodedata.normalize("NFC", data.decode("utf-8", "backslashreplace"))
+    return visible(text) or "_"
+
+
+def student_key(name: str) -> str:
+    """The key a student is filed under: their name in NFC, case folded, without
+    trailing dots or spaces (which Windows and case-insensitive file systems drop)."""
+    key = unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+    return key.rstrip(". ") or "_"
+
+
+def _plain_form(raw: str) -> bool:
+    """Whether a name is already as its key would have it: NFC, no trailing dot or space."""
+    text = os.fsencode(raw).decode("utf-8", "backslashreplace")
+    return unicodedata.is_normalized("NFC", text) and text == text.rstrip(". ")
+
+
+def language_of(files: list[Path]) -> str | None:
+    """The language of a submission's files, from the folder they lie in (``hu/``)."""
+    found = {f.parent.name for f in files}
+    if len(found) == 1:
+        (lang,) = found
+        if lang in LANGUAGES:
+            return lang
+    return None
 
 
 def read_regular(path: Path, limit: int = MAX_FILE) -> bytes:
@@ -100,7 +154,8 @@ def _code_files(folder: Path) -> tuple[list[Path], list[str]]:
             if name.startswith(".") or p.suffix not in SUFFIXES or name == "conftest.py":
                 continue
             if p.is_symlink():
-                skipped.append(_("{file}: a symbolic link, not graded").format(file=name))
+                skipped.append(_("{file}: a symbolic link, not graded").format(
+                    file=visible(name)))
                 continue
             out.append(p)
     return sorted(out)[:MAX_FILES], skipped
@@ -121,7 +176,7 @@ def _read_all(sub: Submission) -> Submission:
             kept.append(f)
         except OSError as exc:
             sub.problems.append(_("{file}: not graded ({error})").format(
-                file=f.name, error=exc.strerror or exc))
+                file=visible(f.name), error=exc.strerror or exc))
     sub.files = kept
     return sub
 
@@ -129,23 +184,22 @@ def _read_all(sub: Submission) -> Submission:
 def find_submissions(paths: list[Path]) -> list[Submission]:
     """The submissions under ``paths``, one per student, in a stable order, each file
     read once now.  A path with nothing to grade in it raises :class:`NothingToGrade`."""
-    found: dict[str, Submission] = {}
+    claims: list[_Claim] = []
 
-    def add(student: str, files: list[Path], skipped: list[str] | None = None) -> None:
-        name, n = student, 2
-        while name in found:
-            name, n = f"{student}-{n}", n + 1
-        found[name] = _read_all(Submission(name, files, problems=list(skipped or [])))
+    def add(student: str, files: list[Path], skipped: list[str] | None = None,
+            where: Path | None = None, folder: bool = True) -> None:
+        claims.append(_Claim(student, files, list(skipped or []), where or files[0],
+                             folder, len(claims)))
 
     for path in paths:
         path = Path(path)
-        before = set(found)
+        before = len(claims)
         if path.is_file():
             path = path.resolve()  # named by the instructor: follow it
             if path.suffix not in SUFFIXES:
                 raise NothingToGrade(_("{path}: not a notebook or a .py file").format(
                     path=path))
-            add(path.stem, [path])
+            add(path.stem, [path], folder=False)
             continue
         if not path.is_dir():
             raise FileNotFoundError(_("no such file or folder: {path}").format(path=path))
@@ -156,26 +210,87 @@ def find_submissions(paths: list[Path]) -> list[Submission]:
         if not subdirs:
             files, skipped = _code_files(path)
             if files:
-                add(path.name, files, skipped)
+                add(path.name, files, skipped, path)
         elif root == path and languages == subdirs and _top_files(root):
             # A copy of solutions/ or exercises/ with its translations: the English
             # notebooks are one submission, each language folder another.
-            add(path.name, _top_files(root))
+            add(path.name, _top_files(root), where=path)
             for d in languages:
                 files, skipped = _code_files(d)
-                add(f"{path.name}-{d.name}", files, skipped)
+                add(f"{path.name}-{d.name}", files, skipped, d)
         else:
             for f in _top_files(root):
-                add(f.stem, [f])
+                add(f.stem, [f], folder=False)
             for d in subdirs:
                 files, skipped = _code_files(d)
-                add(d.name, files, skipped)
-        if not any(found[s].files for s in set(found) - before):
-            for s in set(found) - before:
-                del found[s]
+                add(d.name, files, skipped, d)
+        if not any(c.files for c in claims[before:]):
             raise NothingToGrade(_("{path}: no notebook or .py file to grade in it").format(
                 path=path))
-    return list(found.values())
+    return [_read_all(sub) for sub in resolve_names(claims)]
+
+
+@dataclass
+class _Claim:
+    """A submission found, before its name is made unique."""
+
+    raw: str
+    files: list[Path]
+    skipped: list[str]
+    where: Path
+    folder: bool
+    order: int
+
+
+def resolve_names(claims: list[_Claim]) -> list[Submission]:
+    """A submission per claim, in the claims' order, named by :func:`display_name` and
+    made unique by key: of the claims sharing a key, the folder, else the name in its
+    plain form, keeps it; each other is named ``NAME~2``, ``NAME~3``... (the first free
+    key, in byte order), and the collision is among its problems.  When no rule settles
+    it (two plain folders ``bob`` and ``BOB``), none keeps the name."""
+    taken: set[str] = set()
+    names: dict[int, tuple[str, str | None]] = {}  # claim -> its name, and the note
+    groups: dict[str, list[_Claim]] = {}
+    for c in claims:
+        groups.setdefault(student_key(display_name(c.raw)), []).append(c)
+    def rank(c: _Claim) -> tuple[bool, bool]:
+        return (not c.folder, not _plain_form(c.raw))
+
+    winners: dict[str, _Claim | None] = {}
+    for key, group in groups.items():
+        group.sort(key=lambda c: (*rank(c), os.fsencode(c.raw), c.order))
+        best = [c for c in group if rank(c) == rank(group[0])]
+        # A tie no rule can settle (bob and BOB, both folders): nobody keeps the name.
+        winner = best[0] if len(best) == 1 else None
+        winners[key] = winner
+        if winner is not None:
+            names[winner.order] = (display_name(winner.raw), None)
+        taken.add(key)
+    for key, group in groups.items():
+        winner = winners[key]
+        for c in group:
+            if c is winner:
+                continue
+            if winner is None and len(group) == 1:
+                names[c.order] = (display_name(c.raw), None)
+                continue
+            other = winner or next(o for o in group if o is not c)
+            base, n = display_name(c.raw), 2
+            while student_key(f"{base}~{n}") in taken:
+                n += 1
+            taken.add(student_key(f"{base}~{n}"))
+            note = _("{path}: its name is the same as {other}'s once case, Unicode form and "
+                     "trailing dots are set aside: graded as {graded}").format(
+                path=visible(os.fsdecode(c.where)), other=visible(os.fsdecode(other.where)),
+                graded=f"{base}~{n}")
+            names[c.order] = (f"{base}~{n}", note)
+    out = []
+    for c in claims:
+        name, maybe_note = names[c.order]
+        problems = [*c.skipped, *([maybe_note] if maybe_note else [])]
+        out.append(Submission(name, c.files, problems=problems, key=student_key(name),
+                              language=language_of(c.files)))
+    return out
 
 
 class BadSubmission(Exception):
@@ -203,19 +318,20 @@ def extract_cells(path: Path, data: bytes | None = None) -> list[tuple[str, str]
         text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise BadSubmission(_("{file}: cannot be read as text ({error})").format(
-            file=path.name, error=exc)) from exc
+            file=visible(path.name), error=exc)) from exc
     if path.suffix == ".ipynb":
         try:
             nb = json.loads(text)
         except (ValueError, RecursionError) as exc:
             line = getattr(exc, "lineno", None)
             raise BadSubmission(_("{file}: not a valid notebook: its JSON cannot be read "
-                                  "(line {line})").format(file=path.name, line=line or "?")
+                                  "(line {line})").format(file=visible(path.name),
+                                                          line=line or "?")
                                 ) from exc
         cells = nb.get("cells") if isinstance(nb, dict) else None
         if not isinstance(cells, list):
             raise BadSubmission(_("{file}: not a valid notebook: it has no list of "
-                                  "cells").format(file=path.name))
+                                  "cells").format(file=visible(path.name)))
         out = []
         for i, cell in enumerate(cells):
             if not isinstance(cell, dict) or cell.get("cell_type") != "code":
@@ -227,21 +343,22 @@ def extract_cells(path: Path, data: bytes | None = None) -> list[tuple[str, str]
                 continue  # an nbgrader test cell: the instructor's, graded by nbgrader
             cleaned = _clean(src)
             if cleaned is not None and cleaned.strip():
-                out.append((_("{file}, cell {n}").format(file=path.name, n=i + 1), cleaned))
+                label = _("{file}, cell {n}").format(file=visible(path.name), n=i + 1)
+                out.append((label, cleaned))
         return out
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         line = getattr(exc, "lineno", None)
         raise BadSubmission(_("{file}: SyntaxError: {error} (line {line})").format(
-            file=path.name, error=getattr(exc, "msg", None) or type(exc).__name__,
+            file=visible(path.name), error=getattr(exc, "msg", None) or type(exc).__name__,
             line=line or "?")) from exc
     lines = text.split("\n")
     out = []
     for node in tree.body:
         first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
         last = node.end_lineno or node.lineno
-        out.append((_("{file}, line {n}").format(file=path.name, n=first),
+        out.append((_("{file}, line {n}").format(file=visible(path.name), n=first),
                     "\n" * (first - 1) + "\n".join(lines[first - 1:last])))
     return out
 

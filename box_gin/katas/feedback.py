@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import secrets
 import signal
 import threading
@@ -281,6 +282,20 @@ def blocked_note(uses: Sequence[str]) -> str:
 
 # -- showing the verdict --------------------------------------------------------------
 
+#: A code span in a message: ```raise NotImplementedError()```.
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def plain_text(text: str) -> str:
+    """A message for a terminal or a plain file: code spans without their backticks."""
+    return _CODE_SPAN.sub(r"\1", text) if "`" in text else text
+
+
+def code_html(text: str) -> str:
+    """A message as HTML: escaped, its code spans as ``<code>``."""
+    return _CODE_SPAN.sub(r"<code>\1</code>", html.escape(text))
+
+
 
 def _arrangement_html(melds: Sequence[Sequence[Card]], deadwood: Sequence[Card]) -> str:
     """An arrangement drawn grouped: each meld framed, then the deadwood."""
@@ -324,12 +339,12 @@ def feedback_html(result: KataResult) -> str:
     direction = ' dir="rtl"' if is_rtl() else ""
     if result.passed:  # no cards to draw: plain, and stable across style changes
         return (f'<div class="bg-check"{direction} style="font-weight:bold;color:#2e7d32">'
-                f"{html.escape(text[0])}</div>")
+                f"{code_html(text[0])}</div>")
     head = (f'<div class="bg-readout" style="font-weight:bold;color:#c62828">'
-            f"{html.escape(text[0])}</div>")
+            f"{code_html(text[0])}</div>")
     rows = []
     if result.note:
-        rows.append(f"<p>{html.escape(result.note)}</p>")
+        rows.append(f"<p>{code_html(result.note)}</p>")
     f = result.failure
     if f is not None:
         intro = failure_intro(f)
@@ -354,7 +369,7 @@ def feedback_html(result: KataResult) -> str:
             rows.append(f'<div dir="ltr"><code>{html.escape(kata.describe(f.args))}</code>'
                         "</div>")
         table = [(_("returned"), got), (_("expected"), want),
-                 (_("why"), html.escape(f.problem)), (_("hint"), html.escape(kata.hint()))]
+                 (_("why"), code_html(f.problem)), (_("hint"), code_html(kata.hint()))]
         rows.append("<table>" + "".join(
             f"<tr><th style=\"text-align:start\">{html.escape(k)}</th><td style=\"text-align:"
             f"start\">{v}</td></tr>" for k, v in table) + "</table>")
@@ -373,7 +388,7 @@ class CheckResult:
         return self.result.passed
 
     def __repr__(self) -> str:
-        return feedback_text(self.result)
+        return plain_text(feedback_text(self.result))
 
     def _repr_html_(self) -> str:
         return feedback_html(self.result)
@@ -408,7 +423,9 @@ __all__ = [
     "Raised",
     "TimedOut",
     "check",
+    "code_html",
     "feedback_html",
     "feedback_text",
+    "plain_text",
     "run_check",
 ]

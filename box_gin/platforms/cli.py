@@ -131,6 +131,7 @@ def after_check(args: argparse.Namespace, results: Sequence[dict[str, Any]]) -> 
     roster_path = getattr(args, "roster", None)
     if lms is None and roster_path is None:
         return 0
+    from ..checker.safe import visible
     from ..errors import BoxGinError
     from ..files import write_atomic
     from .lms import DEFAULT_ASSIGNMENT, lms_csv, load_roster
@@ -150,14 +151,14 @@ def after_check(args: argparse.Namespace, results: Sequence[dict[str, Any]]) -> 
         print(ngettext("Not in the roster, so not in {file} ({n} student): {names}",
                        "Not in the roster, so not in {file} ({n} students): {names}",
                        len(out.unknown)).format(file=target, n=len(out.unknown),
-                                                names=", ".join(out.unknown)),
+                                                names=", ".join(map(visible, out.unknown))),
               file=sys.stderr)
     if out.missing:
         print(ngettext("In the roster with no submission, written with an empty grade "
                        "({n} student): {names}",
                        "In the roster with no submission, written with an empty grade "
                        "({n} students): {names}", len(out.missing)).format(
-            n=len(out.missing), names=", ".join(out.missing)), file=sys.stderr)
+            n=len(out.missing), names=", ".join(map(visible, out.missing))), file=sys.stderr)
     if not args.quiet:
         print(_("wrote {path}").format(path=target))
     return 0

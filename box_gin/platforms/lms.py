@@ -12,6 +12,11 @@ LMS's identifiers:
   ``username`` (the first present identifies the student; map it in Moodle's import
   form), then a grade column named after the assignment and a ``Feedback`` column.
 
+A roster row matches the submission whose key (``box_gin.checker.submissions.student_key``:
+NFC, case folded, trailing dots dropped) is its ``submission``'s key.  Every cell is
+spreadsheet-safe (``box_gin.checker.safe.csv_cell``): a name or identifier that starts
+like a formula is written with a leading apostrophe.
+
 Students in the gradebook with no row in the roster (*unknown*) and roster rows with no
 submission (*missing*) are both listed: an unknown student's grade cannot go into the
 file, and a missing student's row is written with an empty grade, never a made-up one.
@@ -36,6 +41,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..checker.report import key_of
+from ..checker.safe import csv_row
+from ..checker.submissions import student_key
 from ..errors import BoxGinError
 from ..i18n import _, ngettext
 
@@ -111,10 +119,11 @@ def lms_csv(kind: str, results: Sequence[dict[str, Any]], roster: Sequence[dict[
     if kind not in LMS_KINDS:
         raise RosterError(_("{kind!r} is not an LMS box-gin writes for: choose one of "
                             "{kinds}").format(kind=kind, kinds=", ".join(LMS_KINDS)))
-    by_name = {r["student"]: r for r in results}
-    listed = {row["submission"] for row in roster}
-    unknown = [r["student"] for r in results if r["student"] not in listed]
-    missing = [row["submission"] for row in roster if row["submission"] not in by_name]
+    by_key = {key_of(r): r for r in results}
+    listed = {student_key(row["submission"]) for row in roster}
+    unknown = [r["student"] for r in results if key_of(r) not in listed]
+    missing = [row["submission"] for row in roster
+               if student_key(row["submission"]) not in by_key]
     max_score = max((r["max_score"] for r in results), default=0)
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
@@ -124,12 +133,12 @@ def lms_csv(kind: str, results: Sequence[dict[str, Any]], roster: Sequence[dict[
             raise RosterError(_("Canvas finds a student by name, ID or SIS User ID: the "
                                 "roster needs a 'name', 'canvas_id' or 'sis_user_id' "
                                 "column"))
-        w.writerow([label for label, _key in CANVAS_COLUMNS] + [assignment])
-        w.writerow(["Points Possible", "", "", "", "", _number(max_score)])
+        w.writerow(csv_row([label for label, _key in CANVAS_COLUMNS] + [assignment]))
+        w.writerow(csv_row(["Points Possible", "", "", "", "", _number(max_score)]))
         for row in roster:
-            result = by_name.get(row["submission"])
-            w.writerow([row.get(key, "") for _label, key in CANVAS_COLUMNS]
-                       + [_number(result["score"]) if result else ""])
+            result = by_key.get(student_key(row["submission"]))
+            w.writerow(csv_row([row.get(key, "") for _label, key in CANVAS_COLUMNS]
+                               + [_number(result["score"]) if result else ""]))
     else:
         key, label = next(((k, lb) for k, lb in MOODLE_IDENTIFIERS
                            if any(row.get(k) for row in roster)), (None, None))
@@ -141,17 +150,25 @@ def lms_csv(kind: str, results: Sequence[dict[str, Any]], roster: Sequence[dict[
         if empty:
             raise RosterError(_("the roster's {column!r} column is empty for: {names}").format(
                 column=key, names=", ".join(empty)))
-        w.writerow([label, assignment, "Feedback"])
+        w.writerow(csv_row([label, assignment, "Feedback"]))
         for row in roster:
-            result = by_name.get(row["submission"])
+            result = by_key.get(student_key(row["submission"]))
             if result is None:
-                w.writerow([row[key], "", ""])
+                w.writerow(csv_row([row[key], "", ""]))
                 continue
-            failed = [n for n, e in result["katas"].items() if not e["passed"]]
-            feedback = ngettext("{score} of {max} point; not passed: {katas}",
-                                "{score} of {max} points; not passed: {katas}",
-                                int(result["max_score"])).format(
-                score=_number(result["score"]), max=_number(result["max_score"]),
-                katas=", ".join(failed) or "-")
-            w.writerow([row[key], _number(result["score"]), feedback])
+            w.writerow(csv_row([row[key], _number(result["score"]), moodle_feedback(result)]))
     return LmsFile(out.getvalue(), unknown, missing)
+
+
+def moodle_feedback(result: dict[str, Any]) -> str:
+    """A student's grade in words, for Moodle's feedback column."""
+    failed = [n for n, e in result["katas"].items() if not e["passed"]]
+    score, top = _number(result["score"]), _number(result["max_score"])
+    if not failed:
+        return ngettext("{score} of {max} point: every kata passed.",
+                        "{score} of {max} points: every kata passed.",
+                        int(result["max_score"])).format(score=score, max=top)
+    return ngettext("{score} of {max} point; not passed: {katas}",
+                    "{score} of {max} points; not passed: {katas}",
+                    int(result["max_score"])).format(score=score, max=top,
+                                                     katas=", ".join(failed))

@@ -44,7 +44,7 @@ from ..errors import BoxGinError
 from ..files import write_atomic
 from ..i18n import _
 from ..katas.core import Failure, KataResult, judge_cases, shrink_failure
-from ..katas.feedback import blocked_note, engine_uses, feedback_text, local_oracle
+from ..katas.feedback import blocked_note, engine_uses, feedback_text, local_oracle, plain_text
 from ..katas.release import BEGIN_HIDDEN, END_HIDDEN, dumps
 from ..katas.specs import BY_NAME, KATAS
 
@@ -104,7 +104,7 @@ def grade(name: str, namespace: Mapping[str, Any], seed: int | None = None) -> N
     """An autograded test cell's body: print the verdict when the kata passes, raise
     ``AssertionError`` with the feedback when it does not (nbgrader then gives 0)."""
     result = grade_result(name, namespace, seed)
-    text = feedback_text(result)
+    text = plain_text(feedback_text(result))  # code spans as plain text
     if not result.passed:
         raise AssertionError(text)
     print(text)

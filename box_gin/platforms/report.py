@@ -6,6 +6,11 @@ smallest counterexample drawn as cards, and a section per student with their fee
 The page loads nothing: its style is inline, its cards are the kit's own card HTML and
 CSS (``box_gin.display``), so it opens offline, reads on a projector (large type, high
 contrast) and prints (a student per page section, no backgrounds needed).
+
+Everything it says is read from the gradebook's structured verdicts
+(:mod:`box_gin.checker.verdicts`) and rendered in the report's own language: nothing is
+parsed out of feedback text.  Each student's section folds (``<details>``), and so does a
+long input after its first cards; printing opens every fold.
 """
 
 from __future__ import annotations
@@ -20,9 +25,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card
+from ..checker.safe import visible
+from ..checker.verdicts import reason_text, verdict_text, written_yet
 from ..i18n import _, get_language, is_rtl, ngettext
+from ..katas.feedback import code_html
 from ..views.cards import STYLE, card_html
 from .gradebook import Gradebook, failure_call
+
+#: Cards of an input shown before the rest folds away.
+FIRST_CARDS = 10
 
 _CARD = re.compile(r"\b(?:10|[A2-9TJQK])[CDHS]\b")
 
@@ -50,15 +61,23 @@ table.bg-rates{border-collapse:collapse;width:100%}
 .bg-call{direction:ltr;text-align:left;display:flex;flex-wrap:wrap;align-items:center;gap:3px;
  font:1em ui-monospace,monospace;margin:.3em 0}
 .bg-call .bg-card{font-size:.8em}
-.bg-student{border-top:2px solid var(--ink);padding:.3em 0 .8em;break-inside:avoid}
-.bg-student h3{display:flex;justify-content:space-between;gap:1em}
+.bg-student{border-top:2px solid var(--ink);padding:.3em 0 .3em;break-inside:avoid}
+.bg-student>summary{display:flex;flex-wrap:wrap;align-items:center;gap:.3em 1em;
+ cursor:pointer;font-size:1.2em;font-weight:bold;padding:.2em 0}
+.bg-student>summary .bg-name{flex:1}
+.bg-student>summary .bg-chip{font-size:.7em}
+.bg-more{display:inline}.bg-more>summary{display:inline;cursor:pointer;
+ font:.85em system-ui,sans-serif;color:var(--bar);text-decoration:underline}
+.bg-more[open]>summary{display:none}
 .bg-chips{display:flex;flex-wrap:wrap;gap:.3em;margin:.3em 0}
 .bg-chip{border:2px solid;border-radius:1em;padding:0 .6em;font-size:.85em}
 .bg-chip.bg-pass{color:var(--ok)}.bg-chip.bg-fail{color:var(--bad);font-weight:bold}
 pre.bg-feedback{white-space:pre-wrap;font:.9em/1.35 ui-monospace,monospace;background:#f5f5f5;
  border-inline-start:4px solid var(--bad);padding:.4em .7em;margin:.3em 0}
 .bg-muted{color:var(--muted)}
+pre.bg-feedback code{font-weight:bold}
 @media print{body{font-size:12pt;max-width:none;padding:0}
+ details>summary{list-style:none}.bg-more>summary{display:none}
  h2{break-after:avoid}.bg-student{break-inside:avoid-page}
  pre.bg-feedback{background:none;border:1px solid #999}}
 </style>"""
@@ -82,14 +101,38 @@ class KataSummary:
     without_call: int = 0
 
 
+#: Opens every fold before the page prints (the page loads nothing: this is inline).
+PRINT_SCRIPT = ("<script>(function(){function o(){document.querySelectorAll('details')"
+                ".forEach(function(d){d.open=true})}addEventListener('beforeprint',o);"
+                "var m=matchMedia('print');if(m.matches)o();m.addEventListener('change',"
+                "function(e){if(e.matches)o()})})()</script>")
+
+
+def _verdict(entry: dict[str, Any]) -> dict[str, Any] | None:
+    verdict = entry.get("verdict")
+    return verdict if isinstance(verdict, dict) else None
+
+
 def _why(entry: dict[str, Any]) -> str:
-    """Why a kata failed, in one line: the feedback's ``why:`` line, else its note."""
-    prefix = _("why: {reason}").split("{reason}")[0].strip()
-    lines = [ln.strip() for ln in str(entry.get("feedback", "")).splitlines()]
-    for line in lines:
-        if prefix and line.startswith(prefix):
-            return line[len(prefix):].strip()
-    return lines[1] if len(lines) > 1 else (lines[0] if lines else "")
+    """Why a kata failed, in one line, from the structured verdict (in the language in
+    use); an entry without one (an older gradebook) has no reason to show."""
+    verdict = _verdict(entry)
+    return reason_text(verdict) if verdict is not None else ""
+
+
+def _counterexample(name: str, entry: dict[str, Any]) -> str | None:
+    """The failing call of an entry whose function is there and written, else None."""
+    verdict = _verdict(entry)
+    if verdict is not None and not written_yet(verdict):
+        return None
+    return failure_call(name, entry)
+
+
+def _feedback(entry: dict[str, Any]) -> str:
+    verdict = _verdict(entry)
+    fallback = str(entry.get("feedback", ""))
+    return verdict_text(verdict, 4000, fallback, plain=False) if verdict is not None \
+        else fallback
 
 
 def _size(entry: dict[str, Any], call: str) -> int:
@@ -108,33 +151,42 @@ def summarise(book: Gradebook) -> list[KataSummary]:
         points = max((int(e["points"]) for e in entries), default=0)
         summary = KataSummary(name, points, sum(e["passed"] for e in entries), len(entries))
         failing = [e for e in entries if not e["passed"]]
-        with_call = [e for e in failing if failure_call(name, e) is not None
-                     and "NotImplementedError" not in _why(e)]
+        # Each failing student counted once: with a counterexample, or without one.
+        with_call = [e for e in failing if _counterexample(name, e) is not None]
         summary.without_call = len(failing) - len(with_call)
-        failing = with_call or failing
-        if failing:
-            reasons = Counter(_why(e) for e in failing)
+        pool = with_call or failing
+        if pool:
+            reasons = Counter(_why(e) for e in pool)
             reason, count = max(reasons.items(), key=lambda kv: (kv[1], -len(kv[0])))
             summary.reason, summary.reason_count = reason, count
-            calls = [(c, e) for e in failing if _why(e) == reason
-                     and (c := failure_call(name, e)) is not None]
+            calls = [(c, e) for e in with_call if _why(e) == reason
+                     and (c := _counterexample(name, e)) is not None]
             if calls:
                 summary.call = min(calls, key=lambda ce: (_size(ce[1], ce[0]), ce[0]))[0]
         out.append(summary)
     return out
 
 
-def call_html(call: str) -> str:
-    """A call as text with every card in it drawn as a card."""
+def call_html(call: str, first: int = FIRST_CARDS) -> str:
+    """A call as text with every card in it drawn as a card; after its ``first`` cards
+    the rest folds (``<details>``: a click opens it, and so does printing)."""
     parts: list[str] = []
     last = 0
-    for m in _CARD.finditer(call):
+    matches = list(_CARD.finditer(call))
+    for i, m in enumerate(matches):
+        if i == first and len(matches) > first + 2:
+            more = len(matches) - first
+            label = ngettext("{n} more card", "{n} more cards", more).format(n=more)
+            parts.append(f'<details class="bg-more"><summary>+ {html.escape(label)}'
+                         "</summary>")
         if m.start() > last:
             parts.append(f"<code>{html.escape(call[last:m.start()])}</code>")
         parts.append(card_html(Card.parse(m.group())))
         last = m.end()
     if last < len(call):
         parts.append(f"<code>{html.escape(call[last:])}</code>")
+    if len(matches) > first + 2:
+        parts.append("</details>")
     return f'<div class="bg-call" dir="ltr">{"".join(parts)}</div>'
 
 
@@ -239,7 +291,7 @@ def report_html(book: Gradebook, title: str | None = None) -> str:
                          k.graded).format(n=k.reason_count, total=k.graded)
         out.append(f'<div class="bg-failure" data-kata="{html.escape(k.name)}">'
                    f"<h3><code>{html.escape(k.name)}</code> · {html.escape(count)}</h3>"
-                   f"<p>{html.escape(k.reason or '')}</p>")
+                   f"<p>{code_html(k.reason or '')}</p>")
         if k.call:
             out.append(f'<p class="bg-muted">{_h(smallest)}</p>'
                        + call_html(k.call))
@@ -254,23 +306,32 @@ def report_html(book: Gradebook, title: str | None = None) -> str:
 
     out.append(f'<h2 id="students">{_h(heads["students"])}</h2>')
     for s in students:
-        out.append(f'<section class="bg-student" data-student="{html.escape(s["student"])}">'
-                   f'<h3><span>{html.escape(s["student"])}</span>'
-                   f'<span>{_number(s["score"])}/{_number(s["max_score"])}</span></h3>'
-                   '<div class="bg-chips">')
+        name_text = visible(s["student"])
+        failed = [n for n, e in s["katas"].items() if not e["passed"]]
+        out.append(f'<details class="bg-student" data-student="{html.escape(name_text)}">'
+                   f'<summary><span class="bg-name">{html.escape(name_text)}</span>'
+                   + "".join(f'<span class="bg-chip bg-fail">✘ {html.escape(n)}</span>'
+                             for n in failed[:6])
+                   + (f'<span class="bg-chip bg-fail">+{len(failed) - 6}</span>'
+                      if len(failed) > 6 else "")
+                   + f'<span class="bg-score">{_number(s["score"])}/'
+                   f'{_number(s["max_score"])}</span></summary><div class="bg-chips">')
         for name, entry in s["katas"].items():
             cls = "bg-pass" if entry["passed"] else "bg-fail"
             mark = "✔" if entry["passed"] else "✘"
             out.append(f'<span class="bg-chip {cls}">{mark} {html.escape(name)}</span>')
         out.append("</div>")
+        for problem in s.get("problems") or []:
+            out.append(f'<p class="bg-muted bg-problem" dir="auto">'
+                       f"{html.escape(visible(problem))}</p>")
         for name, entry in s["katas"].items():
             if entry["passed"]:
                 continue
             call = failure_call(name, entry)
             if call:
                 out.append(call_html(call))
-            out.append(f'<pre class="bg-feedback" dir="auto">'
-                       f'{html.escape(str(entry.get("feedback", "")))}</pre>')
-        out.append("</section>")
-    out.append("</body></html>\n")
+            text = "\n".join(visible(line) for line in _feedback(entry).splitlines())
+            out.append(f'<pre class="bg-feedback" dir="auto">{code_html(text)}</pre>')
+        out.append("</details>")
+    out.append(PRINT_SCRIPT + "</body></html>\n")
     return "".join(out)

@@ -50,10 +50,26 @@ def test_the_report_shows_the_gradebook(page: Any, report: tuple[Path, list[Any]
     # best_melds fails for several students: its card is drawn with real cards.
     failure = page.locator('.bg-failure[data-kata="best_melds"]')
     assert failure.locator(".bg-card").count() >= 1
-    assert page.locator("section.bg-student").count() == len(students)
-    exercises = page.locator('section.bg-student[data-student="exercises"]')
-    assert exercises.locator(".bg-chip.bg-fail").count() == len(KATAS)
-    assert "0/36" in exercises.locator("h3").inner_text()
+    assert page.locator("details.bg-student").count() == len(students)
+    exercises = page.locator('details.bg-student[data-student="exercises"]')
+    assert "0/36" in exercises.locator(":scope > summary").inner_text()
+    # Folded: the student's feedback shows only once their line is clicked.
+    assert not exercises.locator("pre.bg-feedback").first.is_visible()
+    exercises.locator(":scope > summary").click()
+    assert exercises.locator("pre.bg-feedback").first.is_visible()
+    assert exercises.locator(".bg-chips .bg-chip.bg-fail").count() == len(KATAS)
+    # The feedback's code spans are code, not backticks.
+    assert "`" not in exercises.inner_text()
+    assert exercises.locator("pre.bg-feedback code").count() >= 1
+    shots = ROOT / "tests" / "browser" / "screenshots"
+    shots.mkdir(exist_ok=True)
+    exercises.screenshot(path=str(shots / "class_report_student_open.png"))
+    page.screenshot(path=str(shots / "class_report.png"))
+    # Folded, each student is one line: a class is not metres of cards.
+    exercises.locator(":scope > summary").click()
+    tallest = page.locator("details.bg-student").evaluate_all(
+        "ds => Math.max(...ds.map(d => d.getBoundingClientRect().height))")
+    assert tallest < 120, tallest
     # Readable on a projector: body text at least 18 px.
     size = page.evaluate("() => parseFloat(getComputedStyle(document.body).fontSize)")
     assert size >= 18
@@ -62,7 +78,12 @@ def test_the_report_shows_the_gradebook(page: Any, report: tuple[Path, list[Any]
 def test_the_report_prints(page: Any, report: tuple[Path, list[Any]], tmp_path: Path) -> None:
     path, _students = report
     page.goto(path.as_uri())
+    assert page.evaluate("() => [...document.querySelectorAll('details')].some(d => !d.open)")
     page.emulate_media(media="print")
+    # Printing opens every fold (the browser's beforeprint): each student's feedback is on
+    # paper.
+    page.evaluate("() => dispatchEvent(new Event('beforeprint'))")
+    assert page.evaluate("() => [...document.querySelectorAll('details')].every(d => d.open)")
     pdf = tmp_path / "report.pdf"
     page.pdf(path=str(pdf), format="A4")
     data = pdf.read_bytes()
