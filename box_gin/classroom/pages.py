@@ -106,7 +106,7 @@ nav.bg-langs a{margin-inline-end:.5em}
  box-shadow:inset 0 0 2em #0007}
 .bg-felt .bg-readout{color:#f5f5f0}
 .bg-felt .bg-role b{color:#ffd966}
-.bg-status{font-size:1.3em;font-weight:600}
+.bg-felt .bg-readout.bg-status{font-size:1.3em;font-weight:600}
 .bg-cards .bg-card.bg-drawn{outline:3px solid #1f6feb;box-shadow:0 0 0 5px #1f6feb66}
 button.bg-act{font:600 1em system-ui,sans-serif;background:#f7f3e3;color:#1b1b1b;
  border:1px solid #0006;border-radius:.4em;padding:.35em .7em;margin:.2em;cursor:pointer}
@@ -145,7 +145,7 @@ SCRIPT = """<script>
   function connect() {
     ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host
                        + root.dataset.ws);
-    ws.onopen = () => { wait = 500; };
+    ws.onopen = () => { wait = 500; root.dataset.online = '1'; };
     ws.onmessage = ev => {
       const m = JSON.parse(ev.data);
       if (m.type === 'frame') {
@@ -158,7 +158,9 @@ SCRIPT = """<script>
         document.querySelectorAll('button[data-action]').forEach(b => { b.disabled = false; });
       }
     };
-    ws.onclose = () => { setTimeout(connect, wait); wait = Math.min(wait * 2, 8000); };
+    ws.onclose = () => {
+      root.dataset.online = '0'; setTimeout(connect, wait); wait = Math.min(wait * 2, 4000);
+    };
   }
   document.addEventListener('click', ev => {
     const b = ev.target.closest('button[data-action]');

@@ -153,7 +153,7 @@ class Classroom:
         response = HTMLResponse(body, status_code=status,
                                 headers={"Cache-Control": "no-store",
                                          "X-Frame-Options": "DENY",
-                                         "Referrer-Policy": "no-referrer"})
+                                         "Referrer-Policy": "same-origin"})
         if conn.query_params.get("lang") == lang:
             response.set_cookie(TEACHER_LANG_COOKIE if teacher else LANG_COOKIE, lang,
                                 max_age=YEAR, samesite="lax")
