@@ -113,6 +113,7 @@ class Learner:
     frames: list[dict[str, Any]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     pages: list[str] = field(default_factory=list)
+    _stack: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)
 
     def join(self) -> None:
         with httpx.Client(base_url=self.base, timeout=30) as client:
@@ -136,11 +137,10 @@ class Learner:
         return response.text
 
     def connect(self, lang: str = "en") -> dict[str, Any]:
-        if self.ws is not None:
-            self.ws.close()
-        self.ws = connect(f"ws://{self.base[7:]}ws/{self.code}", open_timeout=30,
-                          additional_headers={"Cookie": self.cookie,
-                                              "Accept-Language": lang})
+        self.close()
+        self.ws = self._stack.enter_context(connect(
+            f"ws://{self.base[7:]}ws/{self.code}", open_timeout=30,
+            additional_headers={"Cookie": self.cookie, "Accept-Language": lang}))
         return self.recv()
 
     def recv(self, timeout: float = 60) -> dict[str, Any]:
@@ -165,9 +165,8 @@ class Learner:
         return ACTION_RE.findall(self.last["parts"]["bg-live"])
 
     def close(self) -> None:
-        if self.ws is not None:
-            self.ws.close()
-            self.ws = None
+        self._stack.close()
+        self.ws = None
 
 
 def seat_three(server: ServeProcess, code: str, names: tuple[str, str, str] = (

@@ -33,7 +33,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import BoxGinError
-from ..i18n import _
+from ..i18n import LANGUAGES, _
 from . import pages
 from .pages import language, pick_language
 from .store import Store
@@ -296,7 +296,9 @@ class Classroom:
         if key is not None:
             if not secrets.compare_digest(key, self.key):
                 return self.forbidden(request)
-            response = RedirectResponse("/teacher", status_code=303)
+            lang = request.query_params.get("lang", "")
+            there = f"/teacher?lang={lang}" if lang in LANGUAGES else "/teacher"
+            response = RedirectResponse(there, status_code=303)
             response.set_cookie(TEACHER_COOKIE, self.key, max_age=YEAR, httponly=True,
                                 samesite="lax")
             return response
