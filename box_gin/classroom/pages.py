@@ -20,11 +20,12 @@ from contextlib import contextmanager
 
 from .. import i18n
 from ..actions import Action, ActionKind
+from ..cards import Card
 from ..hand import Role, SeatView
 from ..i18n import LANGUAGES, _, is_rtl, ngettext, pgettext
 from ..match import SitterView
 from ..rules import PRESETS
-from ..views.cards import STYLE, back_html, card_html, cards_html
+from ..views.cards import STYLE, back_html, card_html
 from ..views.html import (
     hand_html,
     match_html,
@@ -193,6 +194,31 @@ def page(title: str, body: str, lang: str, *, ws: str = "", seq: int = 0,
 
 # -- the learner's table ---------------------------------------------------------------------
 
+_FACES: dict[tuple[Card, str, str], str] = {}
+_LABELS: dict[tuple[str, str], str] = {}
+
+
+def face(card: Card, extra: str = "") -> str:
+    """The kit's card face (:func:`~box_gin.views.cards.card_html`), kept once made: a
+    class's pages show the same 52 faces many times a second."""
+    key = (card, extra, i18n.get_language())
+    made = _FACES.get(key)
+    if made is None:
+        made = _FACES[key] = card_html(card, extra_class=extra)
+    return made
+
+
+def action_label(text: str) -> str:
+    """An action's words in the language in use (kept once made)."""
+    key = (text, i18n.get_language())
+    made = _LABELS.get(key)
+    if made is None:
+        if len(_LABELS) > 20_000:
+            _LABELS.clear()
+        made = _LABELS[key] = Action.parse(text).label
+    return made
+
+
 def _button(kind: str, action: Action, content: str, extra: str = "") -> str:
     return (f'<button class="bg-act{extra}" data-kind="{kind}" data-action="{esc(action)}">'
             f"{content}</button>")
@@ -208,7 +234,7 @@ def _action_buttons(actions: tuple[Action, ...], kind: str) -> str:
         if action.kind in labels:
             parts.append(_button(kind, action, esc(labels[action.kind])))
         elif action.kind is ActionKind.KNOCK and action.card is not None:
-            parts.append(_button(kind, action, f"{esc(_('Knock'))} {card_html(action.card)}"))
+            parts.append(_button(kind, action, f"{esc(_('Knock'))} {face(action.card)}"))
     return f'<div class="bg-actions">{"".join(parts)}</div>' if parts else ""
 
 
@@ -221,10 +247,31 @@ def _seat_cards(view: SeatView, kind: str, drawn: object) -> str:
         marks = " ".join(m for m in (
             "bg-drawn" if card == drawn else "",
             "bg-dim" if card == view.taken_card and card not in discards else "") if m)
-        face = card_html(card, extra_class=marks)
+        shown = face(card, marks)
         action = discards.get(card)
-        parts.append(_button(kind, action, face, " bg-card-act") if action else face)
+        parts.append(_button(kind, action, shown, " bg-card-act") if action else shown)
     return f'<div class="bg-cards bg-my-hand">{"".join(parts)}</div>'
+
+
+_PAST: dict[tuple[int, int, int, str], str] = {}
+
+
+def past_hand(table: Table) -> str:
+    """The last finished hand's result and the score sheet: public, the same for every
+    seat, so rendered once per hand and language."""
+    match = table.match
+    if match is None or not match.history:
+        return ""
+    key = (table.id, id(match), len(match.history), i18n.get_language())
+    if key not in _PAST:
+        if len(_PAST) > 1000:
+            _PAST.clear()
+        record = match.history[-1]
+        title = _("Hand {n}: the result").format(n=record.number)
+        _PAST[key] = (
+            f"<h2>{esc(title)}</h2>{result_html(record.result, record.roles, table.rules)}"
+            f"<h2>{esc(_('Score sheet'))}</h2>{match_html(match)}")
+    return _PAST[key]
 
 
 def seat_parts(table: Table, place: int) -> dict[str, str]:
@@ -241,12 +288,7 @@ def seat_parts(table: Table, place: int) -> dict[str, str]:
         live = (f'<div class="bg-felt"><div class="bg-readout bg-status">{esc(text)}</div>'
                 f"<ul>{rows}</ul></div>")
         return {"bg-live": live, "bg-past": ""}
-    past = ""
-    if match.history:
-        record = match.history[-1]
-        title = _("Hand {n}: the result").format(n=record.number)
-        past = (f"<h2>{esc(title)}</h2>{result_html(record.result, record.roles, table.rules)}"
-                f"<h2>{esc(_('Score sheet'))}</h2>{match_html(match)}")
+    past = past_hand(table)
     if match.is_over:
         text = _("Game over. Winner: {name}.").format(name=match.winner)
         return {"bg-live": f'<div class="bg-felt"><div class="bg-readout bg-status">{esc(text)}'
@@ -273,7 +315,8 @@ def seat_parts(table: Table, place: int) -> dict[str, str]:
         label = _("Your cards ({role}):").format(role=role.label)
         actions = view.legal_actions
     opponent = match.roles[seat.opponent]
-    known = cards_html(view.opponent_known, style=False) if view.opponent_known else ""
+    known = ('<span class="bg-cards">' + "".join(face(c) for c in view.opponent_known)
+             + "</span>") if view.opponent_known else ""
     opponent_label = _("{name} ({role}):").format(name=opponent, role=seat.opponent.label)
     top = view.top_discard
     stock = ngettext("{n} card in the stock", "{n} cards in the stock",
@@ -285,7 +328,7 @@ def seat_parts(table: Table, place: int) -> dict[str, str]:
         f'<div class="bg-readout bg-opponent">{esc(opponent_label)} '
         f"{back_html(view.opponent_card_count - len(view.opponent_known))}{known}</div>",
         f'<div class="bg-readout bg-pile">{esc(_("Discard pile:"))} '
-        f'{card_html(top) if top else "–"} {back_html(1)} {esc(stock)}</div>',
+        f'{face(top) if top else "–"} {back_html(1)} {esc(stock)}</div>',
         f'<div class="bg-readout bg-hand-label">{esc(label)}</div>',
         _seat_cards(view, kind, drawn),
     ]
@@ -303,7 +346,7 @@ def seat_parts(table: Table, place: int) -> dict[str, str]:
     if said:
         parts.append(f'<div class="bg-advice">{esc(said)}</div>')
     log = [_("{name} ({role}): {action}").format(
-        name=match.roles[r], role=r.label, action=Action.parse(t).label)
+        name=match.roles[r], role=r.label, action=action_label(t))
         for r, t in view.history[-6:]]
     parts.append("".join(f'<div class="bg-readout bg-log">{esc(line)}</div>' for line in log))
     parts.append('<div class="bg-error" id="bg-error" role="alert"></div>')

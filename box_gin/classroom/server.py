@@ -65,12 +65,19 @@ class TeacherSocket:
     base_url: str
 
 
+#: The teacher's pages are brought up to date at most this often (seconds): a class of
+#: ten tables changes many times a second, and the seats' updates come first.
+TEACHER_EVERY = 0.25
+
+
 @dataclass
 class Hub:
     """The open sockets: each learner's, by table, and the teacher's."""
 
     seats: dict[str, list[SeatSocket]] = field(default_factory=dict)
     teachers: list[TeacherSocket] = field(default_factory=list)
+    _dirty: set[str] = field(default_factory=set)
+    _teacher_task: asyncio.Task[None] | None = None
 
     async def broadcast(self, room: Room, table: Table) -> None:
         """Send every socket at ``table`` its own seat's frame, and the teacher's pages
@@ -81,14 +88,27 @@ class Hub:
             if key not in cache:
                 cache[key] = seat_frame(table, conn.place, conn.lang)
             await self._send(conn, cache[key])
-        teacher_cache: dict[tuple[str | None, str, str], str] = {}
-        for t in list(self.teachers):
-            if t.code is not None and t.code != table.code:
-                continue
-            tkey = (t.code, t.lang, t.base_url)
-            if tkey not in teacher_cache:
-                teacher_cache[tkey] = teacher_frame(room, t)
-            await self._send(t, teacher_cache[tkey])
+        self._dirty.add(table.code)
+        if self.teachers and self._teacher_task is None:
+            self._teacher_task = asyncio.create_task(self._update_teachers(room))
+
+    async def _update_teachers(self, room: Room) -> None:
+        """Send the teacher's pages the tables changed since the last update, then wait
+        :data:`TEACHER_EVERY` before the next."""
+        try:
+            while self._dirty:
+                dirty, self._dirty = self._dirty, set()
+                teacher_cache: dict[tuple[str | None, str, str], str] = {}
+                for t in list(self.teachers):
+                    if t.code is not None and t.code not in dirty:
+                        continue
+                    tkey = (t.code, t.lang, t.base_url)
+                    if tkey not in teacher_cache:
+                        teacher_cache[tkey] = teacher_frame(room, t)
+                    await self._send(t, teacher_cache[tkey])
+                await asyncio.sleep(TEACHER_EVERY)
+        finally:
+            self._teacher_task = None
 
     async def _send(self, conn: SeatSocket | TeacherSocket, text: str) -> None:
         try:
