@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
 import re
 import statistics
 import time
@@ -53,6 +54,7 @@ class LoadReport:
         return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
     def summary(self) -> str:
+        """The figures in one line."""
         return (f"{self.tables} tables, {self.hands} hands, {self.actions} actions in "
                 f"{self.seconds:.1f} s; action to every seat's update: "
                 f"median {self.quantile(0.5):.1f} ms, p95 {self.quantile(0.95):.1f} ms, "
@@ -110,7 +112,7 @@ async def _get(host: str, port: int, path: str, cookie: str) -> str:
 
 
 async def _table(host: str, port: int, code: str, seed: int, hands: int, teacher: str,
-                 report: LoadReport) -> None:
+                 report: LoadReport, think: float) -> None:
     from websockets.asyncio.client import connect
 
     seats: list[_Seat] = []
@@ -130,8 +132,11 @@ async def _table(host: str, port: int, code: str, seed: int, hands: int, teacher
     for seat in seats:
         await seat.frames.get()
     match = Match.new(NAMES, PRESETS["standard"].replace(target=10_000), seed)
+    rng = random.Random(seed)
     seq = 0
     while len(match.history) < hands:
+        if think:
+            await asyncio.sleep(rng.uniform(0, 2 * think))
         name = match.to_play
         assert name is not None
         view = match.view(name)
@@ -172,9 +177,11 @@ async def _table(host: str, port: int, code: str, seed: int, hands: int, teacher
 
 
 async def simulate(base: str, key: str, tables: int = 10, hands: int = 200,
-                   seed: int = 1000) -> LoadReport:
+                   seed: int = 1000, think: float = 0.0) -> LoadReport:
     """Create ``tables`` tables on the server at ``base`` and play ``hands`` hands in all
-    on them at once; returns the report."""
+    on them at once; returns the report.  ``think``: the mean time (seconds, uniform
+    from 0 to twice it) each player takes before acting; 0 plays as fast as the server
+    answers (every table always has an action in flight: a saturating load)."""
     parts = urlsplit(base)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
     teacher = f"bg_teacher={key}"
@@ -199,7 +206,7 @@ async def simulate(base: str, key: str, tables: int = 10, hands: int = 200,
         watching = asyncio.create_task(watch())
         # The tables were created in order, so table i has the seed seed + i.
         await asyncio.gather(*(
-            _table(host, port, code, seed + i, per[i], teacher, report)
+            _table(host, port, code, seed + i, per[i], teacher, report, think)
             for i, code in enumerate(codes)))
         watching.cancel()
     report.seconds = time.perf_counter() - started
@@ -214,8 +221,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="each player's mean thinking time in seconds (default 0)")
     args = parser.parse_args(argv)
-    report = asyncio.run(simulate(args.base, args.key, args.tables, args.hands, args.seed))
+    report = asyncio.run(simulate(args.base, args.key, args.tables, args.hands, args.seed,
+                                  args.think))
     print(report.summary())
     return 1 if report.mismatches else 0
 

@@ -113,6 +113,8 @@ class Learner:
     frames: list[dict[str, Any]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     pages: list[str] = field(default_factory=list)
+    #: The last hand's part of the page as last sent (frames leave it out unchanged).
+    past: str = ""
     _stack: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)
 
     def join(self) -> None:
@@ -149,6 +151,8 @@ class Learner:
         message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         if message["type"] == "frame":
             self.frames.append(message)
+            if "bg-past" in message["parts"]:
+                self.past = message["parts"]["bg-past"]
         else:
             self.errors.append(message["message"])
         return message

@@ -25,10 +25,15 @@ pytestmark = pytest.mark.load
 
 
 @pytest.mark.timeout(1800)
-def test_ten_tables_play_two_hundred_hands(tmp_path: Path) -> None:
+@pytest.mark.parametrize("think", [0.0, 0.2], ids=["flat-out", "thinking"])
+def test_ten_tables_play_two_hundred_hands(tmp_path: Path, think: float) -> None:
+    """``flat-out``: every table always has an action in flight (a saturating load);
+    ``thinking``: each player thinks 0 to 0.4 s before acting (still some 25 actions a
+    second for the class, far faster than people play)."""
     server = ServeProcess(tmp_path / "class.db")
     try:
-        report = asyncio.run(simulate(server.base, server.key, tables=10, hands=200))
+        report = asyncio.run(simulate(server.base, server.key, tables=10, hands=200,
+                                      think=think))
     finally:
         server.kill()
     print(report.summary())

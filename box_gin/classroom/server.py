@@ -55,6 +55,8 @@ class SeatSocket:
     ws: WebSocket
     place: int
     lang: str
+    #: The last hand's part as last sent: sent again only when it changes.
+    past: str | None = None
 
 
 @dataclass(eq=False)
@@ -82,12 +84,12 @@ class Hub:
     async def broadcast(self, room: Room, table: Table) -> None:
         """Send every socket at ``table`` its own seat's frame, and the teacher's pages
         theirs."""
-        cache: dict[tuple[int, str], str] = {}
+        cache: dict[tuple[int, str], dict[str, str]] = {}
         for conn in list(self.seats.get(table.code, ())):
             key = (conn.place, conn.lang)
             if key not in cache:
-                cache[key] = seat_frame(table, conn.place, conn.lang)
-            await self._send(conn, cache[key])
+                cache[key] = seat_parts(table, conn.place, conn.lang)
+            await self._send(conn, frame_for(conn, table, cache[key]))
         self._dirty.add(table.code)
         if self.teachers and self._teacher_task is None:
             self._teacher_task = asyncio.create_task(self._update_teachers(room))
@@ -126,10 +128,19 @@ class Hub:
                 conns.remove(conn)
 
 
-def seat_frame(table: Table, place: int, lang: str) -> str:
-    """One frame for the seat in ``place``: its parts of the page, from its own view."""
+def seat_parts(table: Table, place: int, lang: str) -> dict[str, str]:
+    """The parts of the page of the seat in ``place``, from its own view, in ``lang``."""
     with language(lang):
-        parts = pages.seat_parts(table, place)
+        return pages.seat_parts(table, place)
+
+
+def frame_for(conn: SeatSocket, table: Table, parts: dict[str, str]) -> str:
+    """One frame for a seat's socket: its parts, the last hand's only when it changed
+    since this socket last had it."""
+    if parts["bg-past"] is conn.past:
+        parts = {k: v for k, v in parts.items() if k != "bg-past"}
+    else:
+        conn.past = parts["bg-past"]
     return json.dumps({"type": "frame", "seq": table.seq, "parts": parts}, ensure_ascii=False)
 
 
@@ -274,7 +285,7 @@ class Classroom:
         conn = SeatSocket(ws, place, self.lang(ws))
         self.hub.seats.setdefault(table.code, []).append(conn)
         try:
-            await ws.send_text(seat_frame(table, place, conn.lang))
+            await ws.send_text(frame_for(conn, table, seat_parts(table, place, conn.lang)))
             while True:
                 text = await ws.receive_text()
                 with language(conn.lang):
@@ -471,7 +482,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = "box-gin-c
     for line in pages.startup_lines(where, f"{where}teacher?key={classroom.key}", host):
         print(line, file=out, flush=True)
     config = uvicorn.Config(classroom.app(), host=host, port=port, log_level="warning",
-                            ws="websockets-sansio", lifespan="off")
+                            ws="websockets-sansio", lifespan="off",
+                            # Frames are a few kilobytes on loopback or the room's network:
+                            # compressing each costs more time than it saves.
+                            ws_per_message_deflate=False)
     try:
         asyncio.run(uvicorn.Server(config).serve())
     finally:
