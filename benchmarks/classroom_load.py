@@ -19,7 +19,6 @@ import asyncio
 import json
 import random
 import re
-import statistics
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field

@@ -19,7 +19,7 @@ from classroom_helpers import ServeProcess
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-from classroom_load import simulate  # noqa: E402
+from classroom_load import simulate
 
 pytestmark = pytest.mark.load
 

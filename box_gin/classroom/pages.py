@@ -92,6 +92,55 @@ def preset_names() -> dict[str, str]:
     }
 
 
+def _labels() -> dict[str, str]:
+    """The pages' short texts in the language in use (here, so that each is written
+    once, as a plain message for the catalogs)."""
+    return {
+        "Language": _("Language"),
+        "Knock": _("Knock"),
+        "Score sheet": _("Score sheet"),
+        "Place {n}": _("Place {n}"),
+        "Discard pile:": _("Discard pile:"),
+        "Table code": _("Table code"),
+        "Join": _("Join"),
+        "This table is full.": _("This table is full."),
+        "Your name": _("Your name"),
+        "Your place": _("Your place"),
+        "Sit down": _("Sit down"),
+        "bot": _("bot"),
+        "Watch": _("Watch"),
+        "Projector": _("Projector"),
+        "Match record": _("Match record"),
+        "Target": _("Target"),
+        "No tables yet: create one above.": _("No tables yet: create one above."),
+        "Rules": _("Rules"),
+        "Bots for empty places": _("Bots for empty places"),
+        "Bots": _("Bots"),
+        "Seed": _("Seed"),
+        "random": _("random"),
+        "Tables": _("Tables"),
+        "Create tables": _("Create tables"),
+        "Hand {n}: the result": _("Hand {n}: the result"),
+        "Replay a hand": _("Replay a hand"),
+        "All tables": _("All tables"),
+        "Previous": _("Previous"),
+        "Next": _("Next"),
+        "Back to the table": _("Back to the table"),
+        "Join a table": _("Join a table"),
+    }
+
+
+_LABEL_CACHE: dict[str, dict[str, str]] = {}
+
+
+def lab(text: str) -> str:
+    """The short text ``text`` of :func:`_labels` in the language in use."""
+    lang = i18n.get_language()
+    if lang not in _LABEL_CACHE:
+        _LABEL_CACHE[lang] = _labels()
+    return _LABEL_CACHE[lang][text]
+
+
 def esc(text: object) -> str:
     return html.escape(str(text))
 
@@ -188,7 +237,7 @@ def page(title: str, body: str, lang: str, *, ws: str = "", seq: int = 0,
             f"<title>{esc(title)}</title>{STYLE}{PAGE_STYLE}</head><body>"
             f'<main id="bg-page" data-ws="{esc(ws)}" data-seq="{seq}">'
             f'<header class="bg-top"><h1>{esc(title)}</h1>'
-            f'<nav class="bg-langs" aria-label="{esc(_("Language"))}">{links}</nav></header>'
+            f'<nav class="bg-langs" aria-label="{esc(lab("Language"))}">{links}</nav></header>'
             f"{body}</main>{SCRIPT if ws else ''}</body></html>")
 
 
@@ -234,7 +283,7 @@ def _action_buttons(actions: tuple[Action, ...], kind: str) -> str:
         if action.kind in labels:
             parts.append(_button(kind, action, esc(labels[action.kind])))
         elif action.kind is ActionKind.KNOCK and action.card is not None:
-            parts.append(_button(kind, action, f"{esc(_('Knock'))} {face(action.card)}"))
+            parts.append(_button(kind, action, f"{esc(lab('Knock'))} {face(action.card)}"))
     return f'<div class="bg-actions">{"".join(parts)}</div>' if parts else ""
 
 
@@ -270,7 +319,7 @@ def past_hand(table: Table) -> str:
         title = _("Hand {n}: the result").format(n=record.number)
         _PAST[key] = (
             f"<h2>{esc(title)}</h2>{result_html(record.result, record.roles, table.rules)}"
-            f"<h2>{esc(_('Score sheet'))}</h2>{match_html(match)}")
+            f"<h2>{esc(lab('Score sheet'))}</h2>{match_html(match)}")
     return _PAST[key]
 
 
@@ -281,7 +330,7 @@ def seat_parts(table: Table, place: int) -> dict[str, str]:
     if match is None:
         taken = sum(n is not None for n in table.names)
         rows = "".join(
-            f"<li>{esc(_('Place {n}').format(n=i + 1))}: {esc(n or '–')}</li>"
+            f"<li>{esc(lab('Place {n}').format(n=i + 1))}: {esc(n or '–')}</li>"
             for i, n in enumerate(table.names))
         text = ngettext("Waiting for players: {n} place of 3 is taken.",
                         "Waiting for players: {n} places of 3 are taken.", taken).format(n=taken)
@@ -327,7 +376,7 @@ def seat_parts(table: Table, place: int) -> dict[str, str]:
         f'<div class="bg-readout bg-status">{esc(status)}</div>',
         f'<div class="bg-readout bg-opponent">{esc(opponent_label)} '
         f"{back_html(view.opponent_card_count - len(view.opponent_known))}{known}</div>",
-        f'<div class="bg-readout bg-pile">{esc(_("Discard pile:"))} '
+        f'<div class="bg-readout bg-pile">{esc(lab("Discard pile:"))} '
         f'{face(top) if top else "–"} {back_html(1)} {esc(stock)}</div>',
         f'<div class="bg-readout bg-hand-label">{esc(label)}</div>',
         _seat_cards(view, kind, drawn),
@@ -367,9 +416,9 @@ def seat_page(table: Table, place: int, lang: str) -> str:
 
 def home_page(lang: str, error: str = "") -> str:
     form = (f'<form class="bg-form" method="get" action="/join">'
-            f'<label>{esc(_("Table code"))} <input name="code" required maxlength="8" '
+            f'<label>{esc(lab("Table code"))} <input name="code" required maxlength="8" '
             f'autocapitalize="characters" autocomplete="off" dir="ltr"></label>'
-            f'<button class="bg-act" type="submit">{esc(_("Join"))}</button></form>')
+            f'<button class="bg-act" type="submit">{esc(lab("Join"))}</button></form>')
     err = f'<p class="bg-error">{esc(error)}</p>' if error else ""
     return page(_("Box gin: join a table"), err + form, lang, here="/")
 
@@ -386,12 +435,12 @@ def join_page(table: Table, lang: str, error: str = "") -> str:
                           f"{esc(name)}</label>")
     full = all(n is not None for n in table.names)
     body = (f'<p class="bg-error">{esc(error)}</p>' if error else "") + (
-        f"<p>{esc(_('This table is full.'))}</p>" if full else
+        f"<p>{esc(lab('This table is full.'))}</p>" if full else
         f'<form class="bg-form" method="post" action="/join/{table.code}">'
-        f'<label>{esc(_("Your name"))} <input name="name" required maxlength="24" '
-        f'autocomplete="nickname"></label><fieldset><legend>{esc(_("Your place"))}</legend>'
+        f'<label>{esc(lab("Your name"))} <input name="name" required maxlength="24" '
+        f'autocomplete="nickname"></label><fieldset><legend>{esc(lab("Your place"))}</legend>'
         + "".join(places) + "</fieldset>"
-        f'<button class="bg-act" type="submit">{esc(_("Sit down"))}</button></form>')
+        f'<button class="bg-act" type="submit">{esc(lab("Sit down"))}</button></form>')
     title = _("Box gin · table {code}").format(code=table.code)
     return page(title, body, lang, here=f"/join/{table.code}")
 
@@ -416,7 +465,7 @@ def _seats_html(table: Table) -> str:
     for i, name in enumerate(table.names):
         role = table.role_of(i)
         score = match.scores.get(name, 0) if match is not None and name else ""
-        bot = f" ({_('bot')})" if i in table.bot_places else ""
+        bot = f" ({lab('bot')})" if i in table.bot_places else ""
         rows.append(f"<tr><td>{i + 1}</td><td>{esc((name or '–') + bot)}</td>"
                     f"<td>{esc(role.label if role else '')}</td><td>{score}</td></tr>")
     head = "".join(f"<th>{esc(t)}</th>" for t in (
@@ -440,20 +489,20 @@ def overview_parts(tables: Mapping[str, Table], base_url: str) -> dict[str, str]
         url = f"{base_url}join/{table.code}"
         names = preset_names()
         links = " · ".join((
-            f'<a href="/teacher/t/{table.code}">{esc(_("Watch"))}</a>',
-            f'<a href="/teacher/t/{table.code}/projector">{esc(_("Projector"))}</a>',
+            f'<a href="/teacher/t/{table.code}">{esc(lab("Watch"))}</a>',
+            f'<a href="/teacher/t/{table.code}/projector">{esc(lab("Projector"))}</a>',
             f'<a href="/teacher/t/{table.code}/record.json" download>'
-            f'{esc(_("Match record"))}</a>' if table.match is not None else ""))
+            f'{esc(lab("Match record"))}</a>' if table.match is not None else ""))
         cards.append(
             f'<div class="bg-table-card" data-code="{table.code}">'
             f'<div class="bg-code">{table.code}</div>'
             f'<div class="bg-readout">{esc(names.get(table.preset, table.preset))} · '
-            f'{esc(_("Target"))} {table.target}</div>'
+            f'{esc(lab("Target"))} {table.target}</div>'
             f'<div class="bg-qr">{qr_svg(url)}</div><div dir="ltr">{esc(url)}</div>'
             f'<div class="bg-readout bg-state">{esc(_state_line(table))}</div>'
             f"{_seats_html(table)}<div>{links}</div></div>")
     if not cards:
-        cards.append(f"<p>{esc(_('No tables yet: create one above.'))}</p>")
+        cards.append(f"<p>{esc(lab('No tables yet: create one above.'))}</p>")
     return {"bg-live": '<div class="bg-tables">' + "".join(cards) + "</div>"}
 
 
@@ -465,16 +514,16 @@ def create_form(error: str = "") -> str:
     kind_options = "".join(f'<option value="{k}">{esc(kinds[k])}</option>' for k in BOT_KINDS)
     err = f'<p class="bg-error">{esc(error)}</p>' if error else ""
     return (f'{err}<form class="bg-form" method="post" action="/teacher/tables">'
-            f'<label>{esc(_("Rules"))} <select name="preset">{presets}</select></label>'
-            f'<label>{esc(_("Target"))} <input name="target" type="number" min="1" '
+            f'<label>{esc(lab("Rules"))} <select name="preset">{presets}</select></label>'
+            f'<label>{esc(lab("Target"))} <input name="target" type="number" min="1" '
             f'max="10000" value="100"></label>'
-            f'<label>{esc(_("Bots for empty places"))} <select name="bots">{bots}</select>'
-            f'</label><label>{esc(_("Bots"))} <select name="bot_kind">{kind_options}'
-            f'</select></label><label>{esc(_("Seed"))} <input name="seed" type="number" '
-            f'min="0" placeholder="{esc(_("random"))}"></label>'
-            f'<label>{esc(_("Tables"))} <input name="count" type="number" min="1" max="30" '
+            f'<label>{esc(lab("Bots for empty places"))} <select name="bots">{bots}</select>'
+            f'</label><label>{esc(lab("Bots"))} <select name="bot_kind">{kind_options}'
+            f'</select></label><label>{esc(lab("Seed"))} <input name="seed" type="number" '
+            f'min="0" placeholder="{esc(lab("random"))}"></label>'
+            f'<label>{esc(lab("Tables"))} <input name="count" type="number" min="1" max="30" '
             f'value="1"></label>'
-            f'<button class="bg-act" type="submit">{esc(_("Create tables"))}</button></form>')
+            f'<button class="bg-act" type="submit">{esc(lab("Create tables"))}</button></form>')
 
 
 def teacher_page(tables: Mapping[str, Table], base_url: str, lang: str,
@@ -494,20 +543,20 @@ def watch_parts(table: Table) -> dict[str, str]:
         parts.append(roles_html(match.roles))
         if not match.is_over:
             parts.append(hand_html(match.hand))
-        parts.append(f"<h2>{esc(_('Score sheet'))}</h2>{match_html(match)}")
+        parts.append(f"<h2>{esc(lab('Score sheet'))}</h2>{match_html(match)}")
         links = "".join(
             f'<li><a href="/teacher/t/{table.code}/hand/{r.number}">'
-            f"{esc(_('Hand {n}: the result').format(n=r.number))}</a>: "
+            f"{esc(lab('Hand {n}: the result').format(n=r.number))}</a>: "
             f"{esc(r.result.summary())}</li>" for r in match.history)
         if links:
-            parts.append(f"<h2>{esc(_('Replay a hand'))}</h2><ul>{links}</ul>")
+            parts.append(f"<h2>{esc(lab('Replay a hand'))}</h2><ul>{links}</ul>")
     return {"bg-live": "".join(parts)}
 
 
 def watch_page(table: Table, lang: str) -> str:
     parts = watch_parts(table)
     title = _("Box gin · table {code}").format(code=table.code)
-    body = (f'<p><a href="/teacher">{esc(_("All tables"))}</a></p>'
+    body = (f'<p><a href="/teacher">{esc(lab("All tables"))}</a></p>'
             f'<section id="bg-live">{parts["bg-live"]}</section>')
     return page(title, body, lang, ws=f"/ws/teacher?table={table.code}",
                 here=f"/teacher/t/{table.code}")
@@ -539,10 +588,10 @@ def replay_page(table: Table, number: int, step: int, lang: str) -> str:
             name=roles[who], role=who.label, action=hand.history[step - 1][1].label)
     here = f"/teacher/t/{table.code}/hand/{number}"
     nav = " · ".join(x for x in (
-        f'<a href="{here}?step={step - 1}" rel="prev">{esc(_("Previous"))}</a>'
+        f'<a href="{here}?step={step - 1}" rel="prev">{esc(lab("Previous"))}</a>'
         if step > 0 else "",
         esc(_("Step {step} of {total}").format(step=step, total=total)),
-        f'<a href="{here}?step={step + 1}" rel="next">{esc(_("Next"))}</a>'
+        f'<a href="{here}?step={step + 1}" rel="next">{esc(lab("Next"))}</a>'
         if step < total else "") if x)
     seats = []
     for role in (Role.BOX, Role.CAPTAIN, Role.SITTER):
@@ -551,7 +600,7 @@ def replay_page(table: Table, number: int, step: int, lang: str) -> str:
             if role is Role.SITTER else view_html(hand.view(role))
         seats.append(f"<div><h3>{esc(title)}</h3>{shown}</div>")
     end = result_html(record.result, roles, table.rules) if step == total else ""
-    body = (f'<p><a href="/teacher/t/{table.code}">{esc(_("Back to the table"))}</a></p>'
+    body = (f'<p><a href="/teacher/t/{table.code}">{esc(lab("Back to the table"))}</a></p>'
             f'<p class="bg-readout">{nav}</p><p class="bg-readout bg-step">{esc(what)}</p>'
             f'<div class="bg-replay">{"".join(seats)}</div>{end}')
     title = _("Table {code}, hand {n}").format(code=table.code, n=number)
@@ -560,7 +609,7 @@ def replay_page(table: Table, number: int, step: int, lang: str) -> str:
 
 def message_page(title: str, text: str, lang: str) -> str:
     return page(title, f'<p class="bg-error">{esc(text)}</p><p><a href="/">'
-                       f'{esc(_("Join a table"))}</a></p>', lang)
+                       f'{esc(lab("Join a table"))}</a></p>', lang)
 
 
 def startup_lines(url: str, teacher_url: str, host: str) -> list[str]:

@@ -19,17 +19,17 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from classroom_helpers import (  # noqa: E402
+from classroom_helpers import (
     ServeProcess,
     greedy_action,
     hidden_from,
     leaks,
     shadow,
 )
-from conftest import SCREENSHOTS  # noqa: E402
+from conftest import SCREENSHOTS
 
-from box_gin import Match  # noqa: E402
-from box_gin.hand import Role  # noqa: E402
+from box_gin import Match
+from box_gin.hand import Role
 
 pytestmark = pytest.mark.browser
 
