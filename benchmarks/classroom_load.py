@@ -136,8 +136,9 @@ async def _table(host: str, port: int, code: str, seed: int, hands: int, teacher
     while len(match.history) < hands:
         if think:
             await asyncio.sleep(rng.uniform(0, 2 * think))
-        name = match.to_play
-        assert name is not None
+        to_play = match.to_play
+        assert to_play is not None
+        name = to_play
         view = match.view(name)
         assert isinstance(view, SeatView)
         action = str(greedy_bot(view))

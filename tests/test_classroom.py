@@ -167,9 +167,10 @@ def test_no_seat_without_its_token(server: ServeProcess, teacher: httpx.Client) 
         spy.connect()
     # A page of another site may not open a seat's socket with the seat's cookie.
     from websockets.sync.client import connect
+    from websockets.typing import Origin
 
     with pytest.raises(InvalidStatus), connect(
-            f"ws://{server.base[7:]}ws/{code}", origin="http://evil.example",
+            f"ws://{server.base[7:]}ws/{code}", origin=Origin("http://evil.example"),
             additional_headers={"Cookie": learners[0].cookie}):
         pass
 

@@ -41,9 +41,12 @@ LANGS = ("en", "he", "uk")
 def _context(browser: Any, lang: str, errors: list[str]) -> Any:
     context = browser.new_context(viewport={"width": 1100, "height": 900}, locale=lang,
                                   extra_http_headers={"Accept-Language": lang})
-    context.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/])"),
-                  lambda route: (errors.append(f"external: {route.request.url}"),
-                                 route.abort()))
+
+    def offline(route: Any) -> None:
+        errors.append(f"external: {route.request.url}")
+        route.abort()
+
+    context.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/])"), offline)
     return context
 
 
