@@ -173,7 +173,7 @@ def test_three_browsers_play_a_hand(browser: Any, server: ServeProcess,
     teacher.screenshot(path=str(SCREENSHOTS / "classroom-replay.png"), full_page=True)
     # A learner's browser cannot open the teacher's page.
     refused = learners[0].request.get(f"{server.base}teacher")
-    assert refused.status == 403 and "bg-tables" not in refused.text()
+    assert refused.status == 403 and f'data-code="{code}"' not in refused.text()
     for ctx in (teacher_ctx, *contexts):
         ctx.close()
     assert not errors, errors
