@@ -9,7 +9,7 @@ PY     := $(BIN)/python
 # add the classic notebook package and its own JupyterLab extensions to .venv.
 NBG    := .venv-nbgrader
 
-.PHONY: lab test lint typecheck pytest notebooks translations exercises bench play lite lite-test clean help
+.PHONY: lab test lint typecheck pytest notebooks translations exercises bench play class class-load lite lite-test clean help
 
 help:
 	@echo "make lab        open the kit in JupyterLab, at START.ipynb"
@@ -21,6 +21,8 @@ help:
 	@echo "make bench      run the benchmarks and rewrite benchmarks/README.md's table"
 	@echo "make play       serve the Game Table as a web app (Voila);"
 	@echo "                options: make play ARGS='--seed 7 --lang fr --port 8866'"
+	@echo "make class      serve the classroom table (box-gin serve): three browsers to a game;"
+	@echo "                options: make class ARGS='--host 0.0.0.0 --port 8000'"
 	@echo "make lite       build the zero-install classroom (JupyterLite) into build/lite/"
 	@echo "make lite-test  build it, then test it in Chromium (slow: not part of make test)"
 
@@ -90,9 +92,9 @@ ALONE := tests/browser tests/test_redteam.py tests/test_sandbox.py
 
 pytest: $(VENV)/.stamp-test $(NBG)/.stamp
 	BOX_GIN_NBGRADER_VENV=$(CURDIR)/$(NBG) BOX_GIN_REQUIRE_NBGRADER=1 \
-	    $(BIN)/python -m pytest $(NBVAL) -m "not lite" -n 2 --dist loadfile \
+	    $(BIN)/python -m pytest $(NBVAL) -m "not lite and not load" -n 2 --dist loadfile \
 	    $(foreach path,$(ALONE),--ignore=$(path))
-	$(BIN)/python -m pytest -p no:nbval -m "not lite" $(ALONE)
+	$(BIN)/python -m pytest -p no:nbval -m "not lite and not load" $(ALONE)
 	@$(PY) -c "import box_gin.kernels as k; print('The engine tests again, on the pure-Python kernels (BOX_GIN_PURE=1)' + ('' if k.IMPLEMENTATION == 'compiled' else ': the compiled extension is not built, so the first pass was pure Python too'))"
 	BOX_GIN_PURE=1 $(BIN)/python -m pytest -p no:nbval $(ENGINE_TESTS)
 
@@ -114,6 +116,14 @@ bench: $(VENV)/.stamp-bench
 
 play: $(VENV)/.stamp-notebooks
 	$(PY) -m box_gin.tools.play $(ARGS)
+
+# The classroom table (box_gin/classroom/, docs/classroom.md); its load test is slow and
+# runs on its own (.ci/run), not in make test.
+class: $(VENV)/.stamp-test
+	$(BIN)/box-gin serve $(ARGS)
+
+class-load: $(VENV)/.stamp-test
+	$(BIN)/python -m pytest -p no:nbval -m load tests/test_classroom_load.py
 
 # The site's own build (box_gin/tools/lite.py) runs every time: it is quick (the
 # downloads are kept in build/lite-cache) and follows every notebook change.

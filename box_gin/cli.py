@@ -1,7 +1,9 @@
-"""The ``box-gin`` command: ``check`` grades submissions, ``release`` makes exercises.
+"""The ``box-gin`` command: ``check`` grades submissions, ``release`` makes exercises,
+``serve`` runs the classroom table.
 
     box-gin check submissions/ --csv grades.csv --json grades.json -j 2
     box-gin release solutions exercises
+    box-gin serve --host 0.0.0.0
 """
 
 from __future__ import annotations
@@ -67,6 +69,15 @@ def _parser() -> argparse.ArgumentParser:
     release.add_argument("solutions", type=Path)
     release.add_argument("exercises", type=Path)
     platforms_cli.add_commands(sub)
+    serve = sub.add_parser("serve", help=_("serve the classroom table: three browsers to a "
+                                           "game, and the teacher's page"))
+    serve.add_argument("--host", default="127.0.0.1",
+                       help=_("the address to listen on (default 127.0.0.1, this machine "
+                              "only; 0.0.0.0 for the classroom's network)"))
+    serve.add_argument("--port", type=int, default=8000, help=_("the port (default 8000)"))
+    serve.add_argument("--db", type=Path, default=Path("box-gin-class.db"), metavar="PATH",
+                       help=_("the database of the tables and their games (default "
+                              "box-gin-class.db)"))
     return parser
 
 
@@ -79,10 +90,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.feedback_lang = getattr(args, "lang", None)
     if args.command == "release":
         return _release(args)
+    if args.command == "serve":
+        return _serve(args)
     handled = platforms_cli.run(args)
     if handled is not None:
         return handled
     return _check(args)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        from .classroom.server import serve
+    except ImportError as exc:
+        print(_("box-gin serve needs the serve extra: pip install 'box-gin[serve]' "
+                "({error})").format(error=exc), file=sys.stderr)
+        return 1
+    serve(args.host, args.port, args.db)
+    return 0
 
 
 def _release(args: argparse.Namespace) -> int:

@@ -229,7 +229,12 @@ class PlayApp(BoxGinWidget):
             deal=_("Deal"), discard=_("Discard"), knock=_("Knock"),
             advice=_("Ask the sitter"))
         title = _("Box gin")
-        self.intro.value = f"<h1>{html.escape(title)}</h1><p>{html.escape(howto)}</p>"
+        # TRANSLATORS: {command} is a command to type: keep it as it is.
+        threes = _("Three of you, each at a computer? Your teacher starts {command} and "
+                   "shows you a table's code: join it in your browser.").format(
+            command="box-gin serve")
+        self.intro.value = (f"<h1>{html.escape(title)}</h1><p>{html.escape(howto)}</p>"
+                            f'<p class="bg-threes">{html.escape(threes)}</p>')
         self.name.description = _("Your name")
         self.seat.description = _("Your seat")
         seat_names = {"cut": _("by the cut"), "box": Role.BOX.label,

@@ -1,0 +1,627 @@
+"""The classroom's pages, rendered on the server with the kit's views.
+
+Every piece of a learner's page is built from that seat's view of the hand
+(:meth:`Match.view`, the engine's :class:`SeatView` or :class:`SitterView`): the cards of
+the other seat are never at hand here, so they cannot reach the page.  The card faces,
+melds, layoffs and the score sheet are :mod:`box_gin.views`' own.
+
+Each page is rendered in its reader's language (:func:`language`): the server renders
+one page at a time on one thread, so the kit's language is switched for the rendering
+and switched back.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import html
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+
+from .. import i18n
+from ..actions import Action, ActionKind
+from ..cards import Card
+from ..hand import Role, SeatView
+from ..i18n import LANGUAGES, _, is_rtl, ngettext, pgettext
+from ..match import SitterView
+from ..rules import PRESETS
+from ..views.cards import STYLE, back_html, card_html
+from ..views.html import (
+    hand_html,
+    match_html,
+    result_html,
+    roles_html,
+    sitter_view_html,
+    view_html,
+)
+from .tables import BOT_KINDS, Table
+
+#: Each language's own name (never translated: a reader finds their language by it).
+LANGUAGE_NAMES = {"en": "English", "fr": "Français", "hu": "Magyar", "uk": "Українська",
+                  "id": "Bahasa Indonesia", "he": "עברית"}
+
+
+@functools.cache
+def _catalog(lang: str) -> gettext.NullTranslations:
+    return i18n._load(lang)
+
+
+@contextmanager
+def language(lang: str) -> Iterator[None]:
+    """Render in ``lang`` (one of :data:`~box_gin.i18n.LANGUAGES`), then switch back."""
+    saved = (i18n._language, i18n._translation)
+    i18n._language, i18n._translation = lang, _catalog(lang)
+    try:
+        yield
+    finally:
+        i18n._language, i18n._translation = saved
+
+
+def pick_language(asked: str | None, cookie: str | None, accept: str | None) -> str:
+    """The page's language: asked for (``?lang=``), else remembered (a cookie), else the
+    browser's first choice that the kit speaks (``Accept-Language``), else English."""
+    for code in (asked, cookie):
+        if code and code in LANGUAGES:
+            return code
+    choices: list[tuple[float, int, str]] = []
+    for i, part in enumerate((accept or "").split(",")):
+        tag, _sep, params = part.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0.0
+        code = tag.split("-")[0].strip().lower()
+        if code in LANGUAGES and q > 0:
+            choices.append((-q, i, code))
+    return sorted(choices)[0][2] if choices else "en"
+
+
+def preset_names() -> dict[str, str]:
+    """The rules presets' names in the language in use (as the play app names them)."""
+    return {
+        "standard": pgettext("rules preset", "standard"),
+        "gin-20": pgettext("rules preset", "gin bonus 20"),
+        "big-gin": pgettext("rules preset", "big gin"),
+        "oklahoma": pgettext("rules preset", "Oklahoma"),
+        "oklahoma-spades": pgettext("rules preset", "Oklahoma, a spade doubles"),
+        "classic": pgettext("rules preset", "classic bonuses"),
+        "hollywood": pgettext("rules preset", "Hollywood"),
+        "discard-taken": pgettext("rules preset", "taken card may go back"),
+    }
+
+
+def _labels() -> dict[str, str]:
+    """The pages' short texts in the language in use (here, so that each is written
+    once, as a plain message for the catalogs)."""
+    return {
+        "Language": _("Language"),
+        "Knock": _("Knock"),
+        "Score sheet": _("Score sheet"),
+        "Place {n}": _("Place {n}"),
+        "Discard pile:": _("Discard pile:"),
+        "Table code": _("Table code"),
+        "Join": _("Join"),
+        "This table is full.": _("This table is full."),
+        "Your name": _("Your name"),
+        "Your place": _("Your place"),
+        "Sit down": _("Sit down"),
+        "bot": _("bot"),
+        "Watch": _("Watch"),
+        "Projector": _("Projector"),
+        "Match record": _("Match record"),
+        "Target": _("Target"),
+        "No tables yet: create one above.": _("No tables yet: create one above."),
+        "Rules": _("Rules"),
+        "Bots for empty places": _("Bots for empty places"),
+        "Bots": _("Bots"),
+        "Seed": _("Seed"),
+        "random": _("random"),
+        "Tables": _("Tables"),
+        "Create tables": _("Create tables"),
+        "Hand {n}: the result": _("Hand {n}: the result"),
+        "Replay a hand": _("Replay a hand"),
+        "All tables": _("All tables"),
+        "Previous": _("Previous"),
+        "Next": _("Next"),
+        "Back to the table": _("Back to the table"),
+        "Join a table": _("Join a table"),
+    }
+
+
+_LABEL_CACHE: dict[str, dict[str, str]] = {}
+
+
+def lab(text: str) -> str:
+    """The short text ``text`` of :func:`_labels` in the language in use."""
+    lang = i18n.get_language()
+    if lang not in _LABEL_CACHE:
+        _LABEL_CACHE[lang] = _labels()
+    return _LABEL_CACHE[lang][text]
+
+
+def esc(text: object) -> str:
+    return html.escape(str(text))
+
+
+PAGE_STYLE = """<style>
+body{font-family:system-ui,sans-serif;margin:0;background:#f4f1e8;color:#111}
+main{max-width:1100px;margin:0 auto;padding:.6em 1em}
+header.bg-top{display:flex;flex-wrap:wrap;gap:.3em 1em;align-items:baseline}
+header.bg-top h1{font-size:1.4em;margin:.2em 0}
+nav.bg-langs a{margin-inline-end:.5em}
+.bg-felt{background:radial-gradient(ellipse at center,#1d7a46 0%,#11562f 75%,#0c4325 100%);
+ color:#f5f5f0;border-radius:1em;padding:.8em 1.2em 1.2em;border:6px solid #6b4423;
+ box-shadow:inset 0 0 2em #0007}
+.bg-felt .bg-readout{color:#f5f5f0}
+.bg-felt .bg-role b{color:#ffd966}
+.bg-felt .bg-readout.bg-status{font-size:1.3em;font-weight:600}
+.bg-cards .bg-card.bg-drawn{outline:3px solid #1f6feb;box-shadow:0 0 0 5px #1f6feb66}
+button.bg-act{font:600 1em system-ui,sans-serif;background:#f7f3e3;color:#1b1b1b;
+ border:1px solid #0006;border-radius:.4em;padding:.35em .7em;margin:.2em;cursor:pointer}
+button.bg-act:disabled{opacity:.5;cursor:default}
+button.bg-card-act{padding:0;border:none;background:none;margin:0;cursor:pointer}
+button.bg-card-act:hover .bg-card{transform:translateY(-4px)}
+.bg-actions{display:flex;flex-wrap:wrap;align-items:center;gap:.2em}
+.bg-advice{background:#fff8d6;color:#3b3000;border-radius:.4em;padding:.3em .6em;
+ display:inline-block}
+.bg-error{color:#b3261e;font-weight:600;min-height:1.2em}
+.bg-felt .bg-error{color:#ffb4a8}
+.bg-past .bg-result,.bg-past .bg-match{background:#fbfaf5;border-radius:.6em;
+ padding:.4em .8em;margin:.3em 0;display:inline-block}
+.bg-log{margin:.1em 0;opacity:.9}
+.bg-tables{display:grid;grid-template-columns:repeat(auto-fill,minmax(330px,1fr));gap:1em}
+.bg-table-card{background:#fff;border:1px solid #cfc6ad;border-radius:.6em;padding:.6em}
+.bg-code{font:700 2em ui-monospace,monospace;letter-spacing:.15em;direction:ltr;
+ unicode-bidi:isolate}
+.bg-big-code{font:700 12vmin ui-monospace,monospace;letter-spacing:.2em;text-align:center}
+.bg-qr svg{width:100%;height:auto;max-width:180px}
+.bg-projector .bg-qr svg{max-width:none;width:70vmin}
+.bg-projector{text-align:center}
+.bg-replay{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:1em}
+.bg-replay>div{background:#fff;border-radius:.5em;padding:.4em .6em}
+form.bg-form label{display:inline-block;margin:.3em 1em .3em 0}
+table.bg-seats td,table.bg-seats th{padding:.1em .5em;text-align:start}
+</style>"""
+
+#: The page's script: one websocket; each frame replaces the page's parts by id with the
+#: server's HTML; a button with data-action sends it with the page's move number.
+SCRIPT = """<script>
+(() => {
+  const root = document.getElementById('bg-page'); let seq = Number(root.dataset.seq);
+  let ws = null, wait = 500;
+  const error = t => { const e = document.getElementById('bg-error'); if (e) e.textContent = t; };
+  function connect() {
+    ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host
+                       + root.dataset.ws);
+    ws.onopen = () => { wait = 500; root.dataset.online = '1'; };
+    ws.onmessage = ev => {
+      const m = JSON.parse(ev.data);
+      if (m.type === 'frame') {
+        for (const [id, part] of Object.entries(m.parts)) {
+          const el = document.getElementById(id); if (el) el.innerHTML = part;
+        }
+        seq = m.seq; root.dataset.seq = String(m.seq); error('');
+      } else if (m.type === 'error') {
+        error(m.message);
+        document.querySelectorAll('button[data-action]').forEach(b => { b.disabled = false; });
+      }
+    };
+    ws.onclose = () => {
+      root.dataset.online = '0'; setTimeout(connect, wait); wait = Math.min(wait * 2, 4000);
+    };
+  }
+  document.addEventListener('click', ev => {
+    const b = ev.target.closest('button[data-action]');
+    if (!b || !ws || ws.readyState !== 1) return;
+    b.disabled = true;
+    ws.send(JSON.stringify({type: b.dataset.kind, action: b.dataset.action, seq: seq}));
+  });
+  if (root.dataset.ws) connect();
+})();
+</script>"""
+
+
+def page(title: str, body: str, lang: str, *, ws: str = "", seq: int = 0,
+         here: str = "") -> str:
+    """A whole page: ``body`` in ``<main id="bg-page">``, the language links, and the
+    script when the page has a websocket (``ws``, its path)."""
+    direction = "rtl" if is_rtl(lang) else "ltr"
+    links = " ".join(
+        f'<a href="{esc(here)}?lang={code}" lang="{code}" hreflang="{code}"'
+        f'{" aria-current=page" if code == lang else ""}>{esc(name)}</a>'
+        for code, name in LANGUAGE_NAMES.items())
+    return (f'<!doctype html><html lang="{lang}" dir="{direction}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width,initial-scale=1">'
+            f"<title>{esc(title)}</title>{STYLE}{PAGE_STYLE}</head><body>"
+            f'<main id="bg-page" data-ws="{esc(ws)}" data-seq="{seq}">'
+            f'<header class="bg-top"><h1>{esc(title)}</h1>'
+            f'<nav class="bg-langs" aria-label="{esc(lab("Language"))}">{links}</nav></header>'
+            f"{body}</main>{SCRIPT if ws else ''}</body></html>")
+
+
+# -- the learner's table ---------------------------------------------------------------------
+
+_FACES: dict[tuple[Card, str, str], str] = {}
+_LABELS: dict[tuple[str, str], str] = {}
+
+
+def face(card: Card, extra: str = "") -> str:
+    """The kit's card face (:func:`~box_gin.views.cards.card_html`), kept once made: a
+    class's pages show the same 52 faces many times a second."""
+    key = (card, extra, i18n.get_language())
+    made = _FACES.get(key)
+    if made is None:
+        made = _FACES[key] = card_html(card, extra_class=extra)
+    return made
+
+
+def action_label(text: str) -> str:
+    """An action's words in the language in use (kept once made)."""
+    key = (text, i18n.get_language())
+    made = _LABELS.get(key)
+    if made is None:
+        if len(_LABELS) > 20_000:
+            _LABELS.clear()
+        made = _LABELS[key] = Action.parse(text).label
+    return made
+
+
+def _button(kind: str, action: Action, content: str, extra: str = "") -> str:
+    return (f'<button class="bg-act{extra}" data-kind="{kind}" data-action="{esc(action)}">'
+            f"{content}</button>")
+
+
+def _action_buttons(actions: tuple[Action, ...], kind: str) -> str:
+    """One button per action that is not a discard (the cards themselves discard)."""
+    labels = {ActionKind.TAKE: _("Take the upcard"), ActionKind.PASS: _("Pass"),
+              ActionKind.DRAW_STOCK: _("Draw from stock"),
+              ActionKind.DRAW_DISCARD: _("Draw the discard"), ActionKind.BIG_GIN: _("Big gin")}
+    parts = []
+    for action in actions:
+        if action.kind in labels:
+            parts.append(_button(kind, action, esc(labels[action.kind])))
+        elif action.kind is ActionKind.KNOCK and action.card is not None:
+            parts.append(_button(kind, action, f"{esc(lab('Knock'))} {face(action.card)}"))
+    return f'<div class="bg-actions">{"".join(parts)}</div>' if parts else ""
+
+
+def _seat_cards(view: SeatView, kind: str, drawn: object) -> str:
+    """The seat's cards (the sitter: the captain's), each a discard button when the seat
+    is to discard; the card just drawn marked ``bg-drawn``."""
+    discards = {a.card: a for a in view.legal_actions if a.kind is ActionKind.DISCARD}
+    parts = []
+    for card in view.hand:
+        marks = " ".join(m for m in (
+            "bg-drawn" if card == drawn else "",
+            "bg-dim" if card == view.taken_card and card not in discards else "") if m)
+        shown = face(card, marks)
+        action = discards.get(card)
+        parts.append(_button(kind, action, shown, " bg-card-act") if action else shown)
+    return f'<div class="bg-cards bg-my-hand">{"".join(parts)}</div>'
+
+
+_PAST: dict[tuple[int, int, int, str], str] = {}
+
+
+def past_hand(table: Table) -> str:
+    """The last finished hand's result and the score sheet: public, the same for every
+    seat, so rendered once per hand and language."""
+    match = table.match
+    if match is None or not match.history:
+        return ""
+    key = (table.id, id(match), len(match.history), i18n.get_language())
+    if key not in _PAST:
+        if len(_PAST) > 1000:
+            _PAST.clear()
+        record = match.history[-1]
+        title = _("Hand {n}: the result").format(n=record.number)
+        _PAST[key] = (
+            f"<h2>{esc(title)}</h2>{result_html(record.result, record.roles, table.rules)}"
+            f"<h2>{esc(lab('Score sheet'))}</h2>{match_html(match)}")
+    return _PAST[key]
+
+
+def seat_parts(table: Table, place: int) -> dict[str, str]:
+    """The learner's page, by part id, built from the seat's own view only."""
+    name = table.names[place] or ""
+    match = table.match
+    if match is None:
+        taken = sum(n is not None for n in table.names)
+        rows = "".join(
+            f"<li>{esc(lab('Place {n}').format(n=i + 1))}: {esc(n or '–')}</li>"
+            for i, n in enumerate(table.names))
+        text = ngettext("Waiting for players: {n} place of 3 is taken.",
+                        "Waiting for players: {n} places of 3 are taken.", taken).format(n=taken)
+        live = (f'<div class="bg-felt"><div class="bg-readout bg-status">{esc(text)}</div>'
+                f"<ul>{rows}</ul></div>")
+        return {"bg-live": live, "bg-past": ""}
+    past = past_hand(table)
+    if match.is_over:
+        text = _("Game over. Winner: {name}.").format(name=match.winner)
+        return {"bg-live": f'<div class="bg-felt"><div class="bg-readout bg-status">{esc(text)}'
+                           "</div></div>", "bg-past": past}
+    seen = match.view(name)
+    role = seen.role
+    view = seen.captain if isinstance(seen, SitterView) else seen
+    seat = view.role
+    n = len(match.history) + 1
+    to_play = match.to_play or "–"
+    if isinstance(seen, SitterView):
+        kind = "advise"
+        status = (_("Hand {n}: the captain, {name}, is to play — {phase}. Your advice?")
+                  .format(n=n, name=to_play, phase=view.phase.label) if seen.advising else
+                  _("Hand {n}. To play: {name}.").format(n=n, name=to_play))
+        label = _("You are the sitter and hold no cards. The captain's cards, which you "
+                  "watch and advise on ({name}):").format(name=match.roles[Role.CAPTAIN])
+        actions = view.legal_actions                  # the captain's, when it is to play
+    else:
+        kind = "act"
+        status = (_("Hand {n}: your turn, {role} — {phase}.").format(
+            n=n, role=role.label, phase=view.phase.label) if view.my_turn
+            else _("Hand {n}. To play: {name}.").format(n=n, name=to_play))
+        label = _("Your cards ({role}):").format(role=role.label)
+        actions = view.legal_actions
+    opponent = match.roles[seat.opponent]
+    known = ('<span class="bg-cards">' + "".join(face(c) for c in view.opponent_known)
+             + "</span>") if view.opponent_known else ""
+    opponent_label = _("{name} ({role}):").format(name=opponent, role=seat.opponent.label)
+    top = view.top_discard
+    stock = ngettext("{n} card in the stock", "{n} cards in the stock",
+                     view.stock_size).format(n=view.stock_size)
+    drawn = table.drawn.get(seat) if view.to_play is seat else None
+    parts = [
+        roles_html(match.roles, human=name),
+        f'<div class="bg-readout bg-status">{esc(status)}</div>',
+        f'<div class="bg-readout bg-opponent">{esc(opponent_label)} '
+        f"{back_html(view.opponent_card_count - len(view.opponent_known))}{known}</div>",
+        f'<div class="bg-readout bg-pile">{esc(lab("Discard pile:"))} '
+        f'{face(top) if top else "–"} {back_html(1)} {esc(stock)}</div>',
+        f'<div class="bg-readout bg-hand-label">{esc(label)}</div>',
+        _seat_cards(view, kind, drawn),
+    ]
+    if kind == "advise" and actions:
+        hint = _("Your advice for the captain: click a card to discard, or a button.")
+        parts.append(f'<div class="bg-readout">{esc(hint)}</div>')
+    parts.append(_action_buttons(actions, kind))
+    advice = table.current_advice()
+    said = ""
+    if role is Role.CAPTAIN and advice is not None and view.my_turn:
+        said = _("Advice from the sitter, {name}: {advice}").format(
+            name=match.roles[Role.SITTER], advice=advice.label)
+    elif role is Role.SITTER and advice is not None:
+        said = _("Your advice: {action}").format(action=advice.label)
+    if said:
+        parts.append(f'<div class="bg-advice">{esc(said)}</div>')
+    log = [_("{name} ({role}): {action}").format(
+        name=match.roles[r], role=r.label, action=action_label(t))
+        for r, t in view.history[-6:]]
+    parts.append("".join(f'<div class="bg-readout bg-log">{esc(line)}</div>' for line in log))
+    parts.append('<div class="bg-error" id="bg-error" role="alert"></div>')
+    return {"bg-live": '<div class="bg-felt">' + "".join(parts) + "</div>", "bg-past": past}
+
+
+def seat_page(table: Table, place: int, lang: str) -> str:
+    parts = seat_parts(table, place)
+    title = _("Box gin · table {code} · {name}").format(code=table.code,
+                                                       name=table.names[place])
+    body = (f'<section id="bg-live" aria-live="polite">{parts["bg-live"]}</section>'
+            f'<section id="bg-past" class="bg-past">{parts["bg-past"]}</section>')
+    return page(title, body, lang, ws=f"/ws/{table.code}", seq=table.seq,
+                here=f"/t/{table.code}")
+
+
+# -- joining ---------------------------------------------------------------------------------
+
+def home_page(lang: str, error: str = "") -> str:
+    form = (f'<form class="bg-form" method="get" action="/join">'
+            f'<label>{esc(lab("Table code"))} <input name="code" required maxlength="8" '
+            f'autocapitalize="characters" autocomplete="off" dir="ltr"></label>'
+            f'<button class="bg-act" type="submit">{esc(lab("Join"))}</button></form>')
+    err = f'<p class="bg-error">{esc(error)}</p>' if error else ""
+    return page(_("Box gin: join a table"), err + form, lang, here="/")
+
+
+def join_page(table: Table, lang: str, error: str = "") -> str:
+    places = []
+    for i, name in enumerate(table.names):
+        label = _("Place {n}").format(n=i + 1)
+        if name is None:
+            places.append(f'<label><input type="radio" name="place" value="{i}" required> '
+                          f"{esc(label)}</label>")
+        else:
+            places.append(f'<label><input type="radio" disabled> {esc(label)}: '
+                          f"{esc(name)}</label>")
+    full = all(n is not None for n in table.names)
+    body = (f'<p class="bg-error">{esc(error)}</p>' if error else "") + (
+        f"<p>{esc(lab('This table is full.'))}</p>" if full else
+        f'<form class="bg-form" method="post" action="/join/{table.code}">'
+        f'<label>{esc(lab("Your name"))} <input name="name" required maxlength="24" '
+        f'autocomplete="nickname"></label><fieldset><legend>{esc(lab("Your place"))}</legend>'
+        + "".join(places) + "</fieldset>"
+        f'<button class="bg-act" type="submit">{esc(lab("Sit down"))}</button></form>')
+    title = _("Box gin · table {code}").format(code=table.code)
+    return page(title, body, lang, here=f"/join/{table.code}")
+
+
+# -- the teacher's pages ---------------------------------------------------------------------
+
+def _state_line(table: Table) -> str:
+    match = table.match
+    if match is None:
+        taken = sum(n is not None for n in table.names)
+        return ngettext("Waiting for players: {n} place of 3 is taken.",
+                        "Waiting for players: {n} places of 3 are taken.", taken).format(n=taken)
+    if match.is_over:
+        return _("Game over. Winner: {name}.").format(name=match.winner)
+    return _("Hand {n}. To play: {name}.").format(n=len(match.history) + 1,
+                                                 name=match.to_play or "–")
+
+
+def _seats_html(table: Table) -> str:
+    match = table.match
+    rows = []
+    for i, name in enumerate(table.names):
+        role = table.role_of(i)
+        score = match.scores.get(name, 0) if match is not None and name else ""
+        bot = f" ({lab('bot')})" if i in table.bot_places else ""
+        rows.append(f"<tr><td>{i + 1}</td><td>{esc((name or '–') + bot)}</td>"
+                    f"<td>{esc(role.label if role else '')}</td><td>{score}</td></tr>")
+    head = "".join(f"<th>{esc(t)}</th>" for t in (
+        _("Place"), _("Name"), _("Role"), _("Score")))
+    return f'<table class="bg-seats"><tr>{head}</tr>{"".join(rows)}</table>'
+
+
+@functools.lru_cache(maxsize=256)
+def qr_svg(url: str, scale: int = 4) -> str:
+    """The QR code of ``url`` as inline SVG (segno)."""
+    import segno
+
+    return str(segno.make(url, error="m").svg_inline(scale=scale, dark="#111",
+                                                     light="#fff"))
+
+
+def overview_parts(tables: Mapping[str, Table], base_url: str) -> dict[str, str]:
+    """The teacher's overview: every table's code, QR code, seats, scores and state."""
+    cards = []
+    for table in tables.values():
+        url = f"{base_url}join/{table.code}"
+        names = preset_names()
+        links = " · ".join((
+            f'<a href="/teacher/t/{table.code}">{esc(lab("Watch"))}</a>',
+            f'<a href="/teacher/t/{table.code}/projector">{esc(lab("Projector"))}</a>',
+            f'<a href="/teacher/t/{table.code}/record.json" download>'
+            f'{esc(lab("Match record"))}</a>' if table.match is not None else ""))
+        cards.append(
+            f'<div class="bg-table-card" data-code="{table.code}">'
+            f'<div class="bg-code">{table.code}</div>'
+            f'<div class="bg-readout">{esc(names.get(table.preset, table.preset))} · '
+            f'{esc(lab("Target"))} {table.target}</div>'
+            f'<div class="bg-qr">{qr_svg(url)}</div><div dir="ltr">{esc(url)}</div>'
+            f'<div class="bg-readout bg-state">{esc(_state_line(table))}</div>'
+            f"{_seats_html(table)}<div>{links}</div></div>")
+    if not cards:
+        cards.append(f"<p>{esc(lab('No tables yet: create one above.'))}</p>")
+    return {"bg-live": '<div class="bg-tables">' + "".join(cards) + "</div>"}
+
+
+def create_form(error: str = "") -> str:
+    names = preset_names()
+    presets = "".join(f'<option value="{k}">{esc(names.get(k, k))}</option>' for k in PRESETS)
+    bots = "".join(f'<option value="{n}">{n}</option>' for n in range(3))
+    kinds = {"greedy": _("greedy"), "random": _("random")}
+    kind_options = "".join(f'<option value="{k}">{esc(kinds[k])}</option>' for k in BOT_KINDS)
+    err = f'<p class="bg-error">{esc(error)}</p>' if error else ""
+    return (f'{err}<form class="bg-form" method="post" action="/teacher/tables">'
+            f'<label>{esc(lab("Rules"))} <select name="preset">{presets}</select></label>'
+            f'<label>{esc(lab("Target"))} <input name="target" type="number" min="1" '
+            f'max="10000" value="100"></label>'
+            f'<label>{esc(lab("Bots for empty places"))} <select name="bots">{bots}</select>'
+            f'</label><label>{esc(lab("Bots"))} <select name="bot_kind">{kind_options}'
+            f'</select></label><label>{esc(lab("Seed"))} <input name="seed" type="number" '
+            f'min="0" placeholder="{esc(lab("random"))}"></label>'
+            f'<label>{esc(lab("Tables"))} <input name="count" type="number" min="1" max="30" '
+            f'value="1"></label>'
+            f'<button class="bg-act" type="submit">{esc(lab("Create tables"))}</button></form>')
+
+
+def teacher_page(tables: Mapping[str, Table], base_url: str, lang: str,
+                 error: str = "") -> str:
+    parts = overview_parts(tables, base_url)
+    body = (create_form(error) + f'<section id="bg-live">{parts["bg-live"]}</section>')
+    return page(_("Box gin: the teacher's page"), body, lang, ws="/ws/teacher",
+                here="/teacher")
+
+
+def watch_parts(table: Table) -> dict[str, str]:
+    """A table as the teacher sees it: every card face up, the score sheet, the hands."""
+    match = table.match
+    parts = [f'<div class="bg-readout bg-state">{esc(_state_line(table))}</div>',
+             _seats_html(table)]
+    if match is not None:
+        parts.append(roles_html(match.roles))
+        if not match.is_over:
+            parts.append(hand_html(match.hand))
+        parts.append(f"<h2>{esc(lab('Score sheet'))}</h2>{match_html(match)}")
+        links = "".join(
+            f'<li><a href="/teacher/t/{table.code}/hand/{r.number}">'
+            f"{esc(lab('Hand {n}: the result').format(n=r.number))}</a>: "
+            f"{esc(r.result.summary())}</li>" for r in match.history)
+        if links:
+            parts.append(f"<h2>{esc(lab('Replay a hand'))}</h2><ul>{links}</ul>")
+    return {"bg-live": "".join(parts)}
+
+
+def watch_page(table: Table, lang: str) -> str:
+    parts = watch_parts(table)
+    title = _("Box gin · table {code}").format(code=table.code)
+    body = (f'<p><a href="/teacher">{esc(lab("All tables"))}</a></p>'
+            f'<section id="bg-live">{parts["bg-live"]}</section>')
+    return page(title, body, lang, ws=f"/ws/teacher?table={table.code}",
+                here=f"/teacher/t/{table.code}")
+
+
+def projector_page(table: Table, base_url: str, lang: str) -> str:
+    url = f"{base_url}join/{table.code}"
+    body = (f'<div class="bg-projector"><div class="bg-big-code">{table.code}</div>'
+            f'<div class="bg-qr">{qr_svg(url, 10)}</div>'
+            f'<p class="bg-readout" dir="ltr">{esc(url)}</p></div>')
+    return page(_("Box gin · table {code}").format(code=table.code), body, lang,
+                here=f"/teacher/t/{table.code}/projector")
+
+
+def replay_page(table: Table, number: int, step: int, lang: str) -> str:
+    """Hand ``number`` after ``step`` actions, as each seat saw it (the teacher's)."""
+    match = table.match
+    assert match is not None
+    record = match.history[number - 1]
+    total = len(record.actions)
+    step = max(0, min(step, total))
+    hand = table.replay_hand(number, step)
+    roles = record.roles
+    if step == 0:
+        what = _("The deal.")
+    else:
+        who = hand.history[step - 1][0]
+        what = _("{name} ({role}): {action}").format(
+            name=roles[who], role=who.label, action=hand.history[step - 1][1].label)
+    here = f"/teacher/t/{table.code}/hand/{number}"
+    nav = " · ".join(x for x in (
+        f'<a href="{here}?step={step - 1}" rel="prev">{esc(lab("Previous"))}</a>'
+        if step > 0 else "",
+        esc(_("Step {step} of {total}").format(step=step, total=total)),
+        f'<a href="{here}?step={step + 1}" rel="next">{esc(lab("Next"))}</a>'
+        if step < total else "") if x)
+    seats = []
+    for role in (Role.BOX, Role.CAPTAIN, Role.SITTER):
+        title = _("{role}: {name}").format(role=role.label.capitalize(), name=roles[role])
+        shown = sitter_view_html(SitterView(hand.view(Role.CAPTAIN))) \
+            if role is Role.SITTER else view_html(hand.view(role))
+        seats.append(f"<div><h3>{esc(title)}</h3>{shown}</div>")
+    end = result_html(record.result, roles, table.rules) if step == total else ""
+    body = (f'<p><a href="/teacher/t/{table.code}">{esc(lab("Back to the table"))}</a></p>'
+            f'<p class="bg-readout">{nav}</p><p class="bg-readout bg-step">{esc(what)}</p>'
+            f'<div class="bg-replay">{"".join(seats)}</div>{end}')
+    title = _("Table {code}, hand {n}").format(code=table.code, n=number)
+    return page(title, body, lang, here=here)
+
+
+def message_page(title: str, text: str, lang: str) -> str:
+    return page(title, f'<p class="bg-error">{esc(text)}</p><p><a href="/">'
+                       f'{esc(lab("Join a table"))}</a></p>', lang)
+
+
+def startup_lines(url: str, teacher_url: str, host: str) -> list[str]:
+    """What ``box-gin serve`` prints when it starts."""
+    lines = [_("Box gin classroom: learners join at {url}").format(url=url),
+             _("The teacher's page (keep this address secret): {url}").format(url=teacher_url)]
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        lines.append(_("Warning: listening on {host}: anyone on this network can reach "
+                       "the server. Use it only on the classroom's network.").format(host=host))
+    return lines
+
+
+__all__ = ["LANGUAGE_NAMES", "home_page", "join_page", "language", "overview_parts",
+           "pick_language", "projector_page", "replay_page", "seat_page", "seat_parts",
+           "startup_lines", "teacher_page", "watch_page", "watch_parts"]

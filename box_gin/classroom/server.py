@@ -1,0 +1,492 @@
+"""``box-gin serve``: the classroom server (Starlette on uvicorn, websockets).
+
+Routes (every page rendered on the server, see :mod:`box_gin.classroom.pages`):
+
+- ``/``, ``/join/CODE``: join a table by its code (the QR code leads to ``/join/CODE``),
+  with a name and a free place; the seat's secret token comes back as an HttpOnly
+  cookie, so that a reload or a lost connection gives the same seat back;
+- ``/t/CODE`` and its websocket ``/ws/CODE``: the table as that seat sees it;
+- ``/teacher?key=...`` (the key is printed at start): the teacher's pages, behind a
+  cookie: create tables, watch them, replay finished hands, download match records.
+
+Every frame a learner's socket gets, the first included, is built from that seat's
+view; an action is applied by the engine for the seat's own player (``player=``), under
+the table's sequence number, and written to the store before any frame is sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import socket
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..errors import BoxGinError
+from ..i18n import LANGUAGES, _
+from . import pages
+from .pages import language, pick_language
+from .store import Store
+from .tables import Room, SeatError, Table
+
+TEACHER_COOKIE = "bg_teacher"
+LANG_COOKIE = "bg_lang"
+TEACHER_LANG_COOKIE = "bg_teacher_lang"
+YEAR = 365 * 24 * 3600
+
+
+def seat_cookie(code: str) -> str:
+    """The cookie holding a seat's secret token at table ``code``."""
+    return f"bg_seat_{code}"
+
+
+@dataclass(eq=False)
+class SeatSocket:
+    ws: WebSocket
+    place: int
+    lang: str
+    #: The last hand's part as last sent: sent again only when it changes.
+    past: str | None = None
+
+
+@dataclass(eq=False)
+class TeacherSocket:
+    ws: WebSocket
+    code: str | None
+    lang: str
+    base_url: str
+
+
+#: The teacher's pages are brought up to date at most this often (seconds): a class of
+#: ten tables changes many times a second, and the seats' updates come first.
+TEACHER_EVERY = 0.25
+
+
+@dataclass
+class Hub:
+    """The open sockets: each learner's, by table, and the teacher's."""
+
+    seats: dict[str, list[SeatSocket]] = field(default_factory=dict)
+    teachers: list[TeacherSocket] = field(default_factory=list)
+    _dirty: set[str] = field(default_factory=set)
+    _teacher_task: asyncio.Task[None] | None = None
+
+    async def broadcast(self, room: Room, table: Table) -> None:
+        """Send every socket at ``table`` its own seat's frame, and the teacher's pages
+        theirs."""
+        cache: dict[tuple[int, str], dict[str, str]] = {}
+        for conn in list(self.seats.get(table.code, ())):
+            key = (conn.place, conn.lang)
+            if key not in cache:
+                cache[key] = seat_parts(table, conn.place, conn.lang)
+            await self._send(conn, frame_for(conn, table, cache[key]))
+        self._dirty.add(table.code)
+        if self.teachers and self._teacher_task is None:
+            self._teacher_task = asyncio.create_task(self._update_teachers(room))
+
+    async def _update_teachers(self, room: Room) -> None:
+        """Send the teacher's pages the tables changed since the last update, then wait
+        :data:`TEACHER_EVERY` before the next."""
+        try:
+            while self._dirty:
+                dirty, self._dirty = self._dirty, set()
+                teacher_cache: dict[tuple[str | None, str, str], str] = {}
+                for t in list(self.teachers):
+                    if t.code is not None and t.code not in dirty:
+                        continue
+                    tkey = (t.code, t.lang, t.base_url)
+                    if tkey not in teacher_cache:
+                        teacher_cache[tkey] = teacher_frame(room, t)
+                    await self._send(t, teacher_cache[tkey])
+                await asyncio.sleep(TEACHER_EVERY)
+        finally:
+            self._teacher_task = None
+
+    async def _send(self, conn: SeatSocket | TeacherSocket, text: str) -> None:
+        try:
+            await conn.ws.send_text(text)
+        except (RuntimeError, OSError, WebSocketDisconnect):
+            self.drop(conn)
+
+    def drop(self, conn: SeatSocket | TeacherSocket) -> None:
+        if isinstance(conn, TeacherSocket):
+            if conn in self.teachers:
+                self.teachers.remove(conn)
+            return
+        for conns in self.seats.values():
+            if conn in conns:
+                conns.remove(conn)
+
+
+def seat_parts(table: Table, place: int, lang: str) -> dict[str, str]:
+    """The parts of the page of the seat in ``place``, from its own view, in ``lang``."""
+    with language(lang):
+        return pages.seat_parts(table, place)
+
+
+def frame_for(conn: SeatSocket, table: Table, parts: dict[str, str]) -> str:
+    """One frame for a seat's socket: its parts, the last hand's only when it changed
+    since this socket last had it."""
+    if parts["bg-past"] is conn.past:
+        parts = {k: v for k, v in parts.items() if k != "bg-past"}
+    else:
+        conn.past = parts["bg-past"]
+    return json.dumps({"type": "frame", "seq": table.seq, "parts": parts}, ensure_ascii=False)
+
+
+def teacher_frame(room: Room, conn: TeacherSocket) -> str:
+    with language(conn.lang):
+        if conn.code is None:
+            parts = pages.overview_parts(room.tables, conn.base_url)
+            seq = 0
+        else:
+            table = room.tables[conn.code]
+            parts, seq = pages.watch_parts(table), table.seq
+    return json.dumps({"type": "frame", "seq": seq, "parts": parts}, ensure_ascii=False)
+
+
+def _error(message: str) -> str:
+    return json.dumps({"type": "error", "message": message}, ensure_ascii=False)
+
+
+class Classroom:
+    """The server's state: the store, the room of tables, the sockets, the teacher's key."""
+
+    def __init__(self, db: str | Path, teacher_key: str | None = None) -> None:
+        self.store = Store(db)
+        self.room = Room(self.store)
+        self.key = teacher_key or self.store.teacher_key()
+        self.hub = Hub()
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def lang(self, conn: HTTPConnection, teacher: bool = False) -> str:
+        cookie = TEACHER_LANG_COOKIE if teacher else LANG_COOKIE
+        return pick_language(conn.query_params.get("lang"), conn.cookies.get(cookie),
+                             conn.headers.get("accept-language"))
+
+    def is_teacher(self, conn: HTTPConnection) -> bool:
+        given = conn.cookies.get(TEACHER_COOKIE, "")
+        return bool(given) and secrets.compare_digest(given, self.key)
+
+    def html(self, conn: HTTPConnection, body: str, lang: str, teacher: bool = False,
+             status: int = 200) -> HTMLResponse:
+        response = HTMLResponse(body, status_code=status,
+                                headers={"Cache-Control": "no-store",
+                                         "X-Frame-Options": "DENY",
+                                         "Referrer-Policy": "same-origin"})
+        if conn.query_params.get("lang") == lang:
+            response.set_cookie(TEACHER_LANG_COOKIE if teacher else LANG_COOKIE, lang,
+                                max_age=YEAR, samesite="lax")
+        return response
+
+    @staticmethod
+    def base_url(conn: HTTPConnection) -> str:
+        scheme = "https" if conn.url.scheme in ("https", "wss") else "http"
+        return f"{scheme}://{conn.headers.get('host', conn.url.netloc)}/"
+
+    def table_of(self, code: str) -> Table:
+        return self.room.get(code)
+
+    def seat_of(self, conn: HTTPConnection, table: Table) -> int | None:
+        token = conn.cookies.get(seat_cookie(table.code))
+        return table.tokens.get(token) if token else None
+
+    @staticmethod
+    def same_origin(conn: HTTPConnection) -> bool:
+        """Whether a browser's request comes from this server's own pages (a request with
+        no Origin, from a program, is let through: it has no cookies of another site)."""
+        origin = conn.headers.get("origin")
+        return origin is None or urlsplit(origin).netloc == conn.headers.get("host")
+
+    async def form(self, request: Request) -> dict[str, str]:
+        body = (await request.body())[:4096].decode("utf-8", "replace")
+        return {k: v[0] for k, v in parse_qs(body).items()}
+
+    # -- learners ------------------------------------------------------------------------------
+
+    async def home(self, request: Request) -> Response:
+        lang = self.lang(request)
+        with language(lang):
+            return self.html(request, pages.home_page(lang), lang)
+
+    async def join_code(self, request: Request) -> Response:
+        lang = self.lang(request)
+        code = request.query_params.get("code", "")
+        with language(lang):
+            try:
+                table = self.table_of(code)
+            except SeatError as err:
+                return self.html(request, pages.home_page(lang, str(err)), lang, status=404)
+        return RedirectResponse(f"/join/{table.code}", status_code=303)
+
+    async def join(self, request: Request) -> Response:
+        lang = self.lang(request)
+        with language(lang):
+            try:
+                table = self.table_of(request.path_params["code"])
+            except SeatError as err:
+                return self.html(request, pages.home_page(lang, str(err)), lang, status=404)
+            if self.seat_of(request, table) is not None:
+                return RedirectResponse(f"/t/{table.code}", status_code=303)
+            if request.method == "GET":
+                return self.html(request, pages.join_page(table, lang), lang)
+            if not self.same_origin(request):
+                return self.html(request, pages.join_page(table, lang), lang, status=403)
+            form = await self.form(request)
+            try:
+                place = int(form.get("place", "-1"))
+                token = table.sit(place, form.get("name", ""))
+            except (ValueError, BoxGinError) as err:
+                message = str(err) if isinstance(err, BoxGinError) else \
+                    _("choose a free place")
+                return self.html(request, pages.join_page(table, lang, message), lang,
+                                 status=400)
+        await self.hub.broadcast(self.room, table)
+        response = RedirectResponse(f"/t/{table.code}", status_code=303)
+        response.set_cookie(seat_cookie(table.code), token, max_age=YEAR, httponly=True,
+                            samesite="lax")
+        return response
+
+    async def table_page(self, request: Request) -> Response:
+        lang = self.lang(request)
+        with language(lang):
+            try:
+                table = self.table_of(request.path_params["code"])
+            except SeatError as err:
+                return self.html(request, pages.home_page(lang, str(err)), lang, status=404)
+            place = self.seat_of(request, table)
+            if place is None:
+                return RedirectResponse(f"/join/{table.code}", status_code=303)
+            return self.html(request, pages.seat_page(table, place, lang), lang)
+
+    async def seat_socket(self, ws: WebSocket) -> None:
+        try:
+            table = self.table_of(ws.path_params["code"])
+        except SeatError:
+            await ws.close(code=4404)
+            return
+        token = ws.cookies.get(seat_cookie(table.code), "")
+        place = table.tokens.get(token)
+        if place is None or not self.same_origin(ws):
+            await ws.close(code=4403)
+            return
+        await ws.accept()
+        conn = SeatSocket(ws, place, self.lang(ws))
+        self.hub.seats.setdefault(table.code, []).append(conn)
+        try:
+            await ws.send_text(frame_for(conn, table, seat_parts(table, place, conn.lang)))
+            while True:
+                text = await ws.receive_text()
+                with language(conn.lang):
+                    try:
+                        message = json.loads(text)
+                        kind, action, seq = message["type"], message["action"], message["seq"]
+                        if kind not in ("act", "advise") or not isinstance(action, str) \
+                                or not isinstance(seq, int) or isinstance(seq, bool):
+                            raise TypeError
+                    except (ValueError, TypeError, KeyError):
+                        await ws.send_text(_error(_("not a message the table reads")))
+                        continue
+                    try:
+                        if kind == "act":
+                            table.act(token, action, seq)
+                        else:
+                            table.advise(token, action, seq)
+                    except BoxGinError as err:
+                        await ws.send_text(_error(str(err)))
+                        continue
+                await self.hub.broadcast(self.room, table)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.hub.drop(conn)
+
+    # -- the teacher ---------------------------------------------------------------------------
+
+    def forbidden(self, request: Request) -> Response:
+        lang = self.lang(request, teacher=True)
+        with language(lang):
+            body = pages.message_page(_("Box gin: the teacher's page"), _(
+                "This page is the teacher's: open it with the address the server printed "
+                "when it started."), lang)
+        return self.html(request, body, lang, teacher=True, status=403)
+
+    async def teacher(self, request: Request) -> Response:
+        key = request.query_params.get("key")
+        if key is not None:
+            if not secrets.compare_digest(key, self.key):
+                return self.forbidden(request)
+            lang = request.query_params.get("lang", "")
+            there = f"/teacher?lang={lang}" if lang in LANGUAGES else "/teacher"
+            response = RedirectResponse(there, status_code=303)
+            response.set_cookie(TEACHER_COOKIE, self.key, max_age=YEAR, httponly=True,
+                                samesite="lax")
+            return response
+        if not self.is_teacher(request):
+            return self.forbidden(request)
+        lang = self.lang(request, teacher=True)
+        with language(lang):
+            body = pages.teacher_page(self.room.tables, self.base_url(request), lang)
+        return self.html(request, body, lang, teacher=True)
+
+    async def create(self, request: Request) -> Response:
+        if not self.is_teacher(request) or not self.same_origin(request):
+            return self.forbidden(request)
+        form = await self.form(request)
+        lang = self.lang(request, teacher=True)
+        with language(lang):
+            try:
+                count = int(form.get("count") or 1)
+                seed_text = form.get("seed", "").strip()
+                seed = int(seed_text) if seed_text else None
+                target = int(form.get("target") or 100)
+                bots = int(form.get("bots") or 0)
+                if not 1 <= count <= 30:
+                    raise SeatError(_("create 1 to 30 tables at a time, not {n}").format(
+                        n=count))
+                made = [self.room.create(form.get("preset", "standard"), target,
+                                         None if seed is None else seed + i, bots,
+                                         form.get("bot_kind", "greedy"))
+                        for i in range(count)]
+            except (ValueError, BoxGinError) as err:
+                message = str(err) if isinstance(err, BoxGinError) else \
+                    _("the target, the seed and the number of tables are whole numbers")
+                body = pages.teacher_page(self.room.tables, self.base_url(request), lang,
+                                          message)
+                return self.html(request, body, lang, teacher=True, status=400)
+        for table in made:
+            await self.hub.broadcast(self.room, table)
+        return RedirectResponse("/teacher", status_code=303)
+
+    def _teacher_table(self, request: Request) -> Table | Response:
+        if not self.is_teacher(request):
+            return self.forbidden(request)
+        try:
+            return self.table_of(request.path_params["code"])
+        except SeatError as err:
+            return Response(str(err), status_code=404)
+
+    async def watch(self, request: Request) -> Response:
+        table = self._teacher_table(request)
+        if isinstance(table, Response):
+            return table
+        lang = self.lang(request, teacher=True)
+        with language(lang):
+            return self.html(request, pages.watch_page(table, lang), lang, teacher=True)
+
+    async def projector(self, request: Request) -> Response:
+        table = self._teacher_table(request)
+        if isinstance(table, Response):
+            return table
+        lang = self.lang(request, teacher=True)
+        with language(lang):
+            body = pages.projector_page(table, self.base_url(request), lang)
+        return self.html(request, body, lang, teacher=True)
+
+    async def replay(self, request: Request) -> Response:
+        table = self._teacher_table(request)
+        if isinstance(table, Response):
+            return table
+        lang = self.lang(request, teacher=True)
+        with language(lang):
+            try:
+                number = int(request.path_params["number"])
+                step = int(request.query_params.get("step", "0"))
+                table.replay_hand(number, 0)
+            except (ValueError, BoxGinError) as err:
+                return Response(str(err), status_code=404)
+            return self.html(request, pages.replay_page(table, number, step, lang), lang,
+                             teacher=True)
+
+    async def record(self, request: Request) -> Response:
+        table = self._teacher_table(request)
+        if isinstance(table, Response):
+            return table
+        try:
+            text = table.record_json()
+        except SeatError as err:
+            return Response(str(err), status_code=404)
+        return Response(text, media_type="application/json", headers={
+            "Content-Disposition": f'attachment; filename="box-gin-{table.code}.json"',
+            "Cache-Control": "no-store"})
+
+    async def teacher_socket(self, ws: WebSocket) -> None:
+        if not self.is_teacher(ws) or not self.same_origin(ws):
+            await ws.close(code=4403)
+            return
+        code = ws.query_params.get("table")
+        if code is not None and code not in self.room.tables:
+            await ws.close(code=4404)
+            return
+        await ws.accept()
+        conn = TeacherSocket(ws, code, self.lang(ws, teacher=True), self.base_url(ws))
+        self.hub.teachers.append(conn)
+        try:
+            await ws.send_text(teacher_frame(self.room, conn))
+            while True:
+                await ws.receive_text()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.hub.drop(conn)
+
+    def app(self) -> Starlette:
+        return Starlette(routes=[
+            Route("/", self.home),
+            Route("/join", self.join_code),
+            Route("/join/{code}", self.join, methods=["GET", "POST"]),
+            Route("/t/{code}", self.table_page),
+            WebSocketRoute("/ws/teacher", self.teacher_socket),
+            WebSocketRoute("/ws/{code}", self.seat_socket),
+            Route("/teacher", self.teacher),
+            Route("/teacher/tables", self.create, methods=["POST"]),
+            Route("/teacher/t/{code}", self.watch),
+            Route("/teacher/t/{code}/projector", self.projector),
+            Route("/teacher/t/{code}/hand/{number}", self.replay),
+            Route("/teacher/t/{code}/record.json", self.record),
+        ])
+
+
+def room_address(host: str) -> str:
+    """The address to print for ``host``: for every interface (0.0.0.0), this machine's
+    address on the room's network, found without sending anything."""
+    if host not in ("0.0.0.0", "::", ""):
+        return f"[{host}]" if ":" in host else host
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 1))
+            return str(probe.getsockname()[0])
+        except OSError:
+            return socket.gethostname()
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = "box-gin-class.db",
+          out: Any = None) -> None:
+    """Run the classroom server until interrupted (``box-gin serve``)."""
+    import uvicorn
+
+    out = out or sys.stdout
+    classroom = Classroom(db)
+    where = f"http://{room_address(host)}:{port}/"
+    for line in pages.startup_lines(where, f"{where}teacher?key={classroom.key}", host):
+        print(line, file=out, flush=True)
+    config = uvicorn.Config(classroom.app(), host=host, port=port, log_level="warning",
+                            ws="websockets-sansio", lifespan="off",
+                            # Frames are a few kilobytes on loopback or the room's network:
+                            # compressing each costs more time than it saves.
+                            ws_per_message_deflate=False)
+    try:
+        asyncio.run(uvicorn.Server(config).serve())
+    finally:
+        classroom.store.close()

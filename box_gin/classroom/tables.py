@@ -1,0 +1,308 @@
+"""The class's tables: who sits where, the match each plays, and every action through the
+engine, written to the store before anyone is told.
+
+A table has three places.  Learners take them by name (bots fill the places the teacher
+gave them); when all three are taken the match is dealt from the table's seed.  Each
+action names its player (checked by the engine: ``Match.apply(player=)``) and carries
+the table's sequence number, the count of actions accepted so far: an action under any
+other number (a replayed or duplicated message, a click on a stale page) is refused.
+
+>>> room = Room(Store(":memory:"))
+>>> table = room.create("standard", 100, seed=3, bots=2)
+>>> token = table.sit(0, "Zoe")
+>>> table.match is not None and table.state
+'playing'
+>>> table.act(token, "discard 2C", seq=99)
+Traceback (most recent call last):
+...
+box_gin.classroom.tables.SeatError: this action was for move 99, but the table is at move ...
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+
+from ..actions import Action
+from ..bots import Bot, greedy_bot, seeded_random_bot
+from ..cards import Card
+from ..errors import BoxGinError, IllegalActionError
+from ..hand import Hand, Role, SeatView
+from ..i18n import _
+from ..match import Match
+from ..rules import PRESETS, Rules
+from .store import Store, StoreError
+
+#: Names for the bots, in the order they sit.
+BOT_NAMES = ("Ada", "Ben", "Cy")
+BOT_KINDS = ("greedy", "random")
+#: The letters of a join code: no 0/O, 1/I/L, so that it reads off a projector.
+CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 5
+MAX_NAME = 24
+
+
+class SeatError(BoxGinError):
+    """A request the table refuses: a taken place, a bad name, someone acting out of turn
+    or for another seat, a stale or replayed action."""
+
+
+@dataclass
+class Table:
+    """One table of three and its match (``None`` until all three places are taken)."""
+
+    id: int
+    code: str
+    preset: str
+    target: int
+    seed: int
+    bot_kind: str
+    store: Store
+    names: list[str | None] = field(default_factory=lambda: [None, None, None])
+    tokens: dict[str, int] = field(default_factory=dict)
+    bot_places: set[int] = field(default_factory=set)
+    match: Match | None = None
+    #: The number of actions accepted so far: the next action's sequence number.
+    seq: int = 0
+    #: The card each seat last drew, while it is still to discard (marked on its page).
+    drawn: dict[Role, Card] = field(default_factory=dict)
+    #: The sitter's advice, by the sequence number of the captain's decision.
+    advice: dict[int, str] = field(default_factory=dict)
+    bots: dict[str, Bot] = field(default_factory=dict)
+    #: The sequence number at which each finished hand (by number) started.
+    hand_starts: list[int] = field(default_factory=lambda: [0])
+
+    @property
+    def rules(self) -> Rules:
+        """The table's rules: its preset with its target."""
+        return PRESETS[self.preset].replace(target=self.target)
+
+    @property
+    def state(self) -> str:
+        """``"waiting"`` (for players), ``"playing"`` or ``"over"``."""
+        if self.match is None:
+            return "waiting"
+        return "over" if self.match.is_over else "playing"
+
+    def place_of(self, token: str) -> int:
+        """The place whose secret ``token`` is; refused for anyone else."""
+        place = self.tokens.get(token)
+        if place is None:
+            raise SeatError(_("you have no seat at table {code}").format(code=self.code))
+        return place
+
+    def name_of(self, place: int) -> str:
+        name = self.names[place]
+        assert name is not None
+        return name
+
+    def role_of(self, place: int) -> Role | None:
+        """The role of the player in ``place`` this hand (``None`` before the deal)."""
+        if self.match is None or self.names[place] is None:
+            return None
+        return self.match.role_of(self.name_of(place))
+
+    # -- sitting down --------------------------------------------------------------------
+
+    def sit(self, place: int, name: str) -> str:
+        """Seat a learner; returns the seat's secret token."""
+        if place not in (0, 1, 2):
+            raise SeatError(_("a table has places 1, 2 and 3, not {place}").format(
+                place=place + 1))
+        if self.names[place] is not None:
+            raise SeatError(_("place {place} is taken by {name}").format(
+                place=place + 1, name=self.names[place]))
+        name = " ".join(name.split())
+        if not name or len(name) > MAX_NAME or not name.isprintable():
+            raise SeatError(_("a name is 1 to {n} letters, digits or spaces").format(
+                n=MAX_NAME))
+        taken = [n.casefold() for n in self.names if n is not None]
+        if name.casefold() in taken:
+            raise SeatError(_("{name!r} is already at this table: choose another name")
+                            .format(name=name))
+        token = secrets.token_urlsafe(24)
+        try:
+            self.store.sit(self.id, place, name, token)
+        except StoreError:
+            raise SeatError(_("place {place} is taken").format(place=place + 1)) from None
+        self.names[place], self.tokens[token] = name, place
+        self._deal_if_full()
+        self._bots_play()
+        return token
+
+    def _deal_if_full(self) -> None:
+        if self.match is not None or any(n is None for n in self.names):
+            return
+        names = [n for n in self.names if n is not None]
+        self.match = Match.new(names, self.rules, self.seed)
+        for i, place in enumerate(sorted(self.bot_places)):
+            name = self.name_of(place)
+            self.bots[name] = greedy_bot if self.bot_kind == "greedy" else \
+                seeded_random_bot(self.seed * 10 + i)
+
+    # -- playing -------------------------------------------------------------------------
+
+    def act(self, token: str, text: str, seq: int) -> None:
+        """The seat of ``token`` plays ``text`` as action number ``seq``."""
+        place = self.place_of(token)
+        if self.match is None:
+            raise SeatError(_("the game has not started: the table waits for players"))
+        self._check_seq(seq)
+        self._apply(self.name_of(place), text)
+        self._bots_play()
+
+    def advise(self, token: str, text: str, seq: int) -> None:
+        """The sitter of ``token`` advises the captain, for the decision at ``seq``."""
+        place = self.place_of(token)
+        match = self.match
+        if match is None or self.role_of(place) is not Role.SITTER:
+            raise SeatError(_("only the sitter advises the captain"))
+        self._check_seq(seq)
+        if match.to_play != match.roles[Role.CAPTAIN]:
+            raise SeatError(_("the captain is not to play: there is nothing to advise"))
+        action = Action.parse(text)
+        if action not in match.legal_actions():
+            raise IllegalActionError(_("{action}: the captain may not play that now").format(
+                action=action.label))
+        self.store.set_advice(self.id, seq, str(action))
+        self.advice[seq] = str(action)
+
+    def current_advice(self) -> Action | None:
+        """The sitter's advice for the captain's decision now, if any."""
+        text = self.advice.get(self.seq)
+        return None if text is None else Action.parse(text)
+
+    def _check_seq(self, seq: int) -> None:
+        if seq != self.seq:
+            raise SeatError(_("this action was for move {seq}, but the table is at move "
+                              "{now}: it is refused (the page was out of date, or the "
+                              "action was sent twice)").format(seq=seq, now=self.seq))
+
+    def _apply(self, name: str, text: str, record: bool = True) -> None:
+        match = self.match
+        assert match is not None
+        action = Action.parse(text)
+        role = match.role_of(name)
+        before = set(match.hand.cards(role)) if role is not Role.SITTER else set()
+        hands_before = len(match.history)
+        # The engine checks that ``name`` is the player to act, and leaves the match as it
+        # was when it refuses.  Only then is the action written, and only once written is
+        # it kept: a failed write rebuilds the table from the store.
+        match.apply(action, player=name)
+        if record:
+            try:
+                self.store.add_action(self.id, self.seq, name, str(action))
+            except StoreError:
+                self._rebuild()
+                raise
+        self.seq += 1
+        self.drawn.pop(role, None)
+        if len(match.history) > hands_before:
+            self.drawn.clear()
+            self.hand_starts.append(self.seq)
+        elif role is not Role.SITTER:
+            new = set(match.hand.cards(role)) - before
+            if new:
+                self.drawn[role] = next(iter(new))
+
+    def _bots_play(self) -> None:
+        match = self.match
+        while match is not None and not match.is_over:
+            name = match.to_play
+            bot = self.bots.get(name) if name is not None else None
+            if name is None or bot is None:
+                return
+            view = match.view(name)
+            assert isinstance(view, SeatView)        # the player to act is never the sitter
+            self._apply(name, str(bot(view)))
+
+    def _rebuild(self) -> None:
+        fresh = load_table(self.store, self.id)
+        self.match, self.seq, self.drawn = fresh.match, fresh.seq, fresh.drawn
+        self.hand_starts, self.advice = fresh.hand_starts, fresh.advice
+
+    # -- reading -------------------------------------------------------------------------
+
+    def record_json(self) -> str:
+        """The match as the engine's tamper-evident JSON record (replays with
+        ``Match.from_json``)."""
+        if self.match is None:
+            raise SeatError(_("the game has not started: there is no record yet"))
+        return self.match.to_json()
+
+    def replay_hand(self, number: int, step: int) -> Hand:
+        """Hand ``number`` (from 1) of the match after its first ``step`` actions."""
+        match = self.match
+        if match is None or not 1 <= number <= len(match.history):
+            raise SeatError(_("no finished hand {n} at table {code}").format(
+                n=number, code=self.code))
+        record = match.history[number - 1]
+        hand = Hand.deal(self.rules, seed=record.seed)
+        for text in record.actions[:max(0, min(step, len(record.actions)))]:
+            hand.apply(text)
+        return hand
+
+
+class Room:
+    """Every table of the class, kept in ``store`` and rebuilt from it at start."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.tables: dict[str, Table] = {}
+        for row in store.tables():
+            table = load_table(store, row.id)
+            self.tables[table.code] = table
+
+    def get(self, code: str) -> Table:
+        """The table of a join code (any case, spaces ignored)."""
+        table = self.tables.get("".join(code.split()).upper())
+        if table is None:
+            raise SeatError(_("no table has the code {code!r}").format(code=code))
+        return table
+
+    def create(self, preset: str = "standard", target: int | None = None,
+               seed: int | None = None, bots: int = 0, bot_kind: str = "greedy") -> Table:
+        """A new table: ``bots`` (0 to 2) of its places taken by the kit's bots."""
+        if preset not in PRESETS:
+            raise SeatError(_("unknown rules {name!r}: choose one of {names}").format(
+                name=preset, names=", ".join(PRESETS)))
+        if bot_kind not in BOT_KINDS:
+            raise SeatError(_("unknown bot {name!r}: choose 'greedy' or 'random'").format(
+                name=bot_kind))
+        if not 0 <= bots <= 2:
+            raise SeatError(_("a table has 0, 1 or 2 bots, not {n}").format(n=bots))
+        target = PRESETS[preset].target if target is None else target
+        if not 1 <= target <= 10_000:
+            raise SeatError(_("the target is 1 to 10000 points, not {n}").format(n=target))
+        seed = secrets.randbelow(2 ** 31) if seed is None else seed
+        while True:
+            code = "".join(secrets.choice(CODE_LETTERS) for _i in range(CODE_LENGTH))
+            if code not in self.tables:
+                break
+        bot_seats = [(2 - i, BOT_NAMES[i]) for i in range(bots)]
+        table_id = self.store.add_table(code, preset, target, seed, bot_kind, bot_seats)
+        table = load_table(self.store, table_id)
+        self.tables[table.code] = table
+        return table
+
+
+def load_table(store: Store, table_id: int) -> Table:
+    """A table as the store holds it: seats, then its match replayed action by action."""
+    row = next(r for r in store.tables() if r.id == table_id)
+    table = Table(id=row.id, code=row.code, preset=row.preset, target=row.target,
+                  seed=row.seed, bot_kind=row.bot_kind, store=store)
+    for seat in store.seats(table_id):
+        table.names[seat.place] = seat.name
+        if seat.bot:
+            table.bot_places.add(seat.place)
+        elif seat.token is not None:
+            table.tokens[seat.token] = seat.place
+    table._deal_if_full()
+    for action in store.actions(table_id):
+        if action.seq != table.seq:
+            raise StoreError(f"table {row.code}: action {action.seq} out of order")
+        table._apply(action.player, action.text, record=False)
+    table.advice = store.advice(table_id)
+    # A crash between a learner's action and the bots' answers: the bots play on now.
+    table._bots_play()
+    return table
