@@ -350,9 +350,9 @@ def test_the_verdict_renders_in_the_language_asked(tmp_path: Path) -> None:
 
     sub = tmp_path / "hu"
     sub.mkdir()
-    shutil.copy(ROOT / "exercises" / "hu" / "01_cards_and_dealing.ipynb", sub)
+    shutil.copy(ROOT / "exercises" / "hu" / "01_cards_and_dealing.hu.ipynb", sub)
     out = tmp_path / "g.json"
-    assert main(["check", str(sub / "01_cards_and_dealing.ipynb"), "--json", str(out), "-q",
+    assert main(["check", str(sub / "01_cards_and_dealing.hu.ipynb"), "--json", str(out), "-q",
                  "--no-cache"]) == 0
     student = json.loads(out.read_text("utf-8"))["students"][0]
     assert student["language"] == "hu"
