@@ -95,6 +95,7 @@ pytest: $(VENV)/.stamp-test $(NBG)/.stamp
 	$(BIN)/python -m pytest -p no:nbval -m "not lite" $(ALONE)
 	@$(PY) -c "import box_gin.kernels as k; print('The engine tests again, on the pure-Python kernels (BOX_GIN_PURE=1)' + ('' if k.IMPLEMENTATION == 'compiled' else ': the compiled extension is not built, so the first pass was pure Python too'))"
 	BOX_GIN_PURE=1 $(BIN)/python -m pytest -p no:nbval $(ENGINE_TESTS)
+	$(PY) tests/compiled_still.py
 
 test: lint typecheck pytest
 

@@ -38,6 +38,9 @@ def add_commands(sub: Any) -> None:
                     help=_("put this box-gin wheel in the bundle instead of building one"))
     gs.add_argument("--timeout", type=float, default=20.0, metavar="SECONDS",
                     help=_("wall-clock seconds for each kata's tests (default 20)"))
+    gs.add_argument("--budget", type=float, default=60.0, metavar="SECONDS",
+                    help=_("wall-clock seconds for a whole submission, restarts and "
+                           "shrinking included (default 60)"))
     rp = sub.add_parser("report", help=_("draw a class report from a gradebook"))
     rp.add_argument("gradebook", type=Path, metavar="GRADEBOOK.json")
     rp.add_argument("--html", type=Path, required=True, metavar="FILE",
@@ -108,7 +111,8 @@ def _nbgrader(args: argparse.Namespace) -> int:
 def _gradescope(args: argparse.Namespace) -> int:
     from .gradescope import write_bundle
 
-    names = write_bundle(args.out, wheel=args.wheel, timeout=args.timeout)
+    names = write_bundle(args.out, wheel=args.wheel, timeout=args.timeout,
+                         budget=args.budget)
     print(_("wrote {path}: {files}").format(path=args.out, files=", ".join(names)))
     return 0
 
