@@ -88,7 +88,7 @@ def kit_files(root: Path, *patterns: str) -> list[Path]:
 def _not_source(folder: str, names: list[str]) -> set[str]:
     """shutil.copytree's filter for a wheel's source copy: no compiled extension, no
     compiled catalog, no cache or environment, no notebook folder."""
-    skip = {n for n in names if n in NOT_THE_KITS or n.startswith(".") and n != ".gitignore"}
+    skip = {n for n in names if n in NOT_THE_KITS or (n.startswith(".") and n != ".gitignore")}
     skip |= {n for n in names if n.endswith((".so", ".pyd", ".mo", ".part", ".whl"))}
     if Path(folder, "pyproject.toml").is_file():  # the project's top: only what builds
         skip |= {n for n in names if n in (

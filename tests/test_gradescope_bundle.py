@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from box_gin.cli import main
+from box_gin.files import kit_files
 from box_gin.katas import KATAS
 from box_gin.platforms.gradebook import load_gradebook
 from box_gin.platforms.gradescope import RESULT_FIELDS, TEST_FIELDS, VISIBILITIES
@@ -109,7 +110,7 @@ def checked(files: list[Path], tmp_path: Path) -> dict[str, Any]:
 
 
 def test_the_solutions_get_full_marks(autograder: Path) -> None:
-    data = grade(autograder, sorted((ROOT / "solutions").glob("*.ipynb")))
+    data = grade(autograder, kit_files(ROOT, "solutions/*.ipynb"))
     assert data["score"] == sum(k.points for k in KATAS)
     assert [t["name"] for t in data["tests"]] == [k.name for k in KATAS]
     assert {t["status"] for t in data["tests"]} == {"passed"}
@@ -130,7 +131,7 @@ def test_a_wrong_submission_gets_the_points_box_gin_check_gives_it(
 def test_files_in_folders_are_one_submission(autograder: Path, tmp_path: Path) -> None:
     nested = tmp_path / "upload" / "my katas"
     nested.mkdir(parents=True)
-    for nb in (ROOT / "solutions").glob("0[12]*.ipynb"):
+    for nb in kit_files(ROOT, "solutions/0[12]*.ipynb"):
         shutil.copyfile(nb, nested / nb.name)
     data = grade(autograder, [tmp_path / "upload"])
     passed = {t["name"] for t in data["tests"] if t["status"] == "passed"}

@@ -31,7 +31,6 @@ import base64
 import email.parser
 import hashlib
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -90,13 +89,14 @@ def select_pages(root: Path, landing: Sequence[str], pages: Sequence[str]) -> li
     """The notebooks to publish, relative to ``root``: the first landing notebook found,
     then every page glob's matches in sorted order, each path once."""
     chosen: list[Path] = []
+    kit_files = _files().kit_files  # never a checkpoint, a cache or a scratch notebook
     for pattern in landing:
-        found = sorted(root.glob(pattern))
+        found = kit_files(root, pattern)
         if found:
             chosen.append(found[0].relative_to(root))
             break
     for pattern in pages:
-        for path in sorted(root.glob(pattern)):
+        for path in kit_files(root, pattern):
             rel = path.relative_to(root)
             if rel not in chosen:
                 chosen.append(rel)

@@ -12,11 +12,12 @@ import pytest
 from playwright.sync_api import expect
 
 from box_gin import STANDARD, Match, Role
+from box_gin.files import kit_files
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOK = next((ROOT / "notebooks").glob("01_*.ipynb"))
+NOTEBOOK = kit_files(ROOT, "notebooks/01_*.ipynb")[0]
 SEED = 4242
 PLAYERS = ["Ada", "Ben", "Cy"]        # as notebook 1 creates its Deal widget
 
