@@ -21,6 +21,7 @@ help:
 	@echo "make bench      run the benchmarks and rewrite benchmarks/README.md's table"
 	@echo "make play       serve the Game Table as a web app (Voila);"
 	@echo "                options: make play ARGS='--seed 7 --lang fr --port 8866'"
+	@echo "                (--host 0.0.0.0: for other machines too, with a warning)"
 	@echo "make lite       build the zero-install classroom (JupyterLite) into build/lite/"
 	@echo "make lite-test  build it, then test it in Chromium (slow: not part of make test)"
 

@@ -22,15 +22,34 @@ As root (a container), ``ServerApp.allow_root`` is passed too, or Jupyter refuse
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 #: The landing notebook, at the root of what JupyterLab serves.
 LANDING = "START.ipynb"
 #: The kit's Jupyter settings folder, inside the kit.
 CONFIG = "jupyter-config"
+
+
+class QuietLogs(logging.Filter):
+    """Drops the one start-up warning the kit cannot avoid otherwise: Jupyter Server's
+    kernel websockets ask tornado for a ping timeout (90 s) longer than their ping
+    interval (30 s), and tornado says so ("The websocket_ping_timeout (90000) cannot be
+    longer than the websocket_ping_interval (30000)") when a notebook first connects."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "websocket_ping_timeout" not in record.getMessage()
+
+
+#: ``logging_config`` for Jupyter Server and Voila: :class:`QuietLogs` on tornado's log.
+QUIET_LOGS: dict[str, Any] = {
+    "filters": {"box_gin_quiet": {"()": f"{__name__}.QuietLogs"}},
+    "loggers": {"tornado.general": {"filters": ["box_gin_quiet"]}},
+}
 
 
 def lab_command(folder: Path, extra: Sequence[str] = (),
