@@ -9,7 +9,6 @@ True
 from __future__ import annotations
 
 import functools
-
 import io
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager

@@ -27,10 +27,10 @@ from typing import Any
 
 import ipywidgets as w
 
+from ..files import write_atomic
 from ..hand import Role
 from ..i18n import _, pgettext
 from ..match import Match
-from ..files import write_atomic
 from ..rules import PRESETS, Rules
 from .base import BoxGinWidget
 from .game_table import GameTable
