@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int | None:
 
 
 def _nbgrader(args: argparse.Namespace) -> int:
-    from .nbgrader import make_course
+    from .nbgrader import make_course, next_steps
 
     solutions = args.solutions
     if solutions is None:
@@ -103,8 +103,8 @@ def _nbgrader(args: argparse.Namespace) -> int:
     if not any(p.name == "nbgrader_config.py" for p in written):
         print(_("kept the existing {path} (--force replaces it)").format(
             path=args.course / "nbgrader_config.py"))
-    print(_("next, in {course}: nbgrader generate_assignment {assignment}").format(
-        course=args.course, assignment=args.assignment))
+    for line in next_steps(args.course, args.assignment):
+        print(line)
     return 0
 
 
