@@ -121,3 +121,13 @@ def build_pure_wheel(root: Path, dest: Path) -> Path:
         target = dest / wheels[0].name
         shutil.move(str(wheels[0]), target)
     return target
+
+
+def not_the_kits_notebook(collection_path: Path) -> bool | None:
+    """pytest's ``pytest_ignore_collect`` for the notebook folders (their conftest.py):
+    True for a notebook that is not the kit's own (a learner's scratch notebook, a
+    checkpoint), so nbval never runs it; no opinion on anything else."""
+    path = Path(collection_path)
+    if path.suffix != ".ipynb":
+        return None
+    return True if path.resolve() not in kit_files(path.parent, path.name) else None

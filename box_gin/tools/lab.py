@@ -96,15 +96,16 @@ def trust_kit(folder: Path) -> list[Path]:
 
     folder = folder.resolve()
     (folder / TRUST).mkdir(mode=0o700, parents=True, exist_ok=True)
-    notary = NotebookNotary(data_dir=str(folder / TRUST))
+    notary = NotebookNotary(data_dir=str(folder / TRUST))  # type: ignore[no-untyped-call]
     signed = []
     for path in kit_files(folder, *TRUSTED):
         try:
-            notebook = nbformat.read(path, as_version=4)
+            notebook = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
         except (OSError, ValueError):
             continue  # not a notebook JupyterLab could open either
-        if not notary.check_signature(notebook):  # signing writes to disk: only once
-            notary.sign(notebook)
+        # signing writes to disk: only once
+        if not notary.check_signature(notebook):  # type: ignore[no-untyped-call]
+            notary.sign(notebook)  # type: ignore[no-untyped-call]
         signed.append(path)
     return signed
 

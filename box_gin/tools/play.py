@@ -86,7 +86,7 @@ def prelaunch_hook(req: Any, notebook: Any, cwd: str) -> Any:
     import nbformat
 
     assert TABLE_ID.match(table)  # only these characters reach the cell
-    notebook.cells.insert(0, nbformat.v4.new_code_cell(
+    notebook.cells.insert(0, nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
         f"import os\nos.environ['BOX_GIN_TABLE'] = {table!r}"))
     return notebook
 
@@ -188,8 +188,8 @@ def sign(notebook: Path, trust_dir: Path) -> None:
     from nbformat.sign import NotebookNotary
 
     trust_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-    notary = NotebookNotary(data_dir=str(trust_dir))
-    notary.sign(nbformat.read(notebook, as_version=4))
+    notary = NotebookNotary(data_dir=str(trust_dir))  # type: ignore[no-untyped-call]
+    notary.sign(nbformat.read(notebook, as_version=4))  # type: ignore[no-untyped-call]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

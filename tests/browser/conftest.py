@@ -234,7 +234,7 @@ def page(browser: Any, request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
     pg.on("console", lambda msg: errors.append(f"console.{msg.type}: {msg.text}")
           if msg.type == "error" else None)
     pg.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
-    pg.set_default_timeout(30_000)
+    pg.set_default_timeout(300_000)
     yield pg
     SCREENSHOTS.mkdir(exist_ok=True)
     try:

@@ -70,7 +70,7 @@ def test_meld_explorer_shows_the_engines_best_melds(page: Any, explorer_url: str
             re.compile(r"\bbg-selected\b"))
         # The deadwood can stay the same from one click to the next (4H 5H 6H, then 7H):
         # wait for the arrangement itself, within a deadline.
-        want, deadline = expected(chosen), time.monotonic() + 30
+        want, deadline = expected(chosen), time.monotonic() + 300
         got = explorer.evaluate(BEST_JS)
         while got != want and time.monotonic() < deadline:
             page.wait_for_timeout(200)

@@ -141,7 +141,11 @@ def test_a_reload_keeps_the_game(browser: Any, play: Play) -> None:
                               ".bg-game-table button.bg-btn-draw-stock:not([disabled])")
         before = page.evaluate(STATE_JS)
         button.first.click()
-        eventually(lambda b=before: page.evaluate(STATE_JS) != b, "the table answers")
+
+        def moved(before: Any = before) -> bool:
+            return bool(page.evaluate(STATE_JS) != before)
+
+        eventually(moved, "the table answers")
     played = page.evaluate(STATE_JS)
     assert played["status"] and played["pile"]
     kernels = play.kernels()
