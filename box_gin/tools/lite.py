@@ -13,7 +13,9 @@ Everything the site needs is assembled from the package registries, never from a
   packages (numpy, matplotlib) are left out of the lock, so an ``import matplotlib``
   fails at once with ``ModuleNotFoundError`` instead of asking for a file that is not
   there;
-* box-gin itself is a pure wheel built from this checkout with ``BOX_GIN_NO_COMPILE=1``
+* box-gin itself is a pure wheel built from a copy of this checkout with
+  ``BOX_GIN_NO_COMPILE=1`` (``box_gin.files.build_pure_wheel``: the checkout's compiled
+  kernels are never touched)
   (less the catalogs' .po sources: the browser reads the compiled .mo files), added to
   the lock with its dependencies (babel, rich) and the widget packages, and
   preloaded when the kernel starts: a notebook's ``import box_gin`` just works.
