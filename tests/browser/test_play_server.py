@@ -180,8 +180,10 @@ def test_nothing_the_page_asks_for_leaves_this_machine(browser: Any, play: Play)
     context.close()
 
 
-def test_the_server_starts_quietly(play: Play) -> None:
+def test_the_server_starts_quietly_and_culls_idle_kernels(play: Play) -> None:
     out = play.output()
+    # a kernel whose page went away without a word is culled once idle (600 s)
+    assert re.search(r"Culling kernels with idle durations > 600 seconds", out), out
     for noise in ("is not trusted", "running over TCP without encryption",
                   "websocket_ping_timeout", "notebook_secret"):
         assert noise not in out, noise
