@@ -77,6 +77,8 @@ def lab_command(folder: Path, extra: Sequence[str] = (),
     paths = [str(folder / CONFIG), *filter(None, env.get("JUPYTER_CONFIG_PATH", "").split(
         os.pathsep))]
     env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(paths)
+    # The notary writes its key there at its first signature: the folder must exist.
+    (folder / TRUST).mkdir(mode=0o700, parents=True, exist_ok=True)
     args = [sys.executable, "-m", "jupyter", "lab", f"--ServerApp.root_dir={folder}",
             f"--LabApp.default_url=/lab/tree/{LANDING}",
             f"--NotebookNotary.data_dir={folder / TRUST}"]
