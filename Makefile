@@ -21,6 +21,7 @@ help:
 	@echo "make bench      run the benchmarks and rewrite benchmarks/README.md's table"
 	@echo "make play       serve the Game Table as a web app (Voila);"
 	@echo "                options: make play ARGS='--seed 7 --lang fr --port 8866'"
+	@echo "                (--host 0.0.0.0: for other machines too, with a warning)"
 	@echo "make class      serve the classroom table (box-gin serve): three browsers to a game;"
 	@echo "                options: make class ARGS='--host 0.0.0.0 --port 8000'"
 	@echo "make lite       build the zero-install classroom (JupyterLite) into build/lite/"
@@ -97,6 +98,7 @@ pytest: $(VENV)/.stamp-test $(NBG)/.stamp
 	$(BIN)/python -m pytest -p no:nbval -m "not lite and not load" $(ALONE)
 	@$(PY) -c "import box_gin.kernels as k; print('The engine tests again, on the pure-Python kernels (BOX_GIN_PURE=1)' + ('' if k.IMPLEMENTATION == 'compiled' else ': the compiled extension is not built, so the first pass was pure Python too'))"
 	BOX_GIN_PURE=1 $(BIN)/python -m pytest -p no:nbval $(ENGINE_TESTS)
+	$(PY) tests/compiled_still.py
 
 test: lint typecheck pytest
 

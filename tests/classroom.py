@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from box_gin.files import kit_files
+
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
 WRONG = sorted(p for p in (ROOT / "tests" / "submissions").glob("*.py")
@@ -19,7 +21,7 @@ WRONG = sorted(p for p in (ROOT / "tests" / "submissions").glob("*.py")
 def solution_code() -> str:
     """Every code cell of the solution notebooks but the autograded test cells."""
     parts = []
-    for path in sorted(SOLUTIONS.glob("*.ipynb")):
+    for path in kit_files(ROOT, "solutions/*.ipynb"):
         for cell in json.loads(path.read_text())["cells"]:
             grade = cell.get("metadata", {}).get("nbgrader", {}).get("grade", False)
             if cell["cell_type"] == "code" and not grade:

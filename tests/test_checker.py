@@ -8,7 +8,6 @@ import csv
 import json
 import re
 import shutil
-import time
 from pathlib import Path
 from typing import Any
 
@@ -272,14 +271,16 @@ def test_magics_are_dropped_and_py_files_split_into_statements(tmp_path):
     assert len(extract_cells(py)) == 3
 
 
+@pytest.mark.timeout(1800)
 def test_an_honest_kata_beside_a_crash_or_a_hanging_cell_still_passes(tmp_path):
     files = [ATTACKS / "resilient" / "exit_in_kata.py",
              ATTACKS / "resilient" / "cell_never_finishes.ipynb"]
     out = tmp_path / "g.json"
-    start = time.monotonic()
-    assert main(["check", *map(str, files), "--json", str(out), "-j", "2", "--timeout", "4",
-                 "-q"]) == 0
-    assert time.monotonic() - start < 60
+    # That grading ends at all is the point (pytest-timeout stops a hang); how soon it
+    # ends depends on the machine, so no wall-clock bound is asserted, and the limits
+    # leave an honest kata time to pass on a busy machine (the hanging cell waits 15 s).
+    assert main(["check", *map(str, files), "--json", str(out), "-j", "2", "--timeout", "30",
+                 "--budget", "600", "-q"]) == 0
     data = _students(out)
     assert data["exit_in_kata"]["score"] == BY_NAME["is_run"].points
     assert not data["exit_in_kata"]["katas"]["card_value"]["passed"]

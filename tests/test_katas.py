@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from box_gin import Card, best_melds
+from box_gin.files import kit_files
 from box_gin.katas import BY_NAME, KATAS, check
 from box_gin.katas.core import Raised, Returned, cards_of, fmt, problem
 from box_gin.katas.feedback import CheckResult, engine_uses, run_check
@@ -24,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def _solutions() -> dict[str, object]:
     """Every function of the solution notebooks, run here as a learner's kernel would."""
     ns: dict[str, object] = {}
-    for path in sorted((ROOT / "solutions").glob("*.ipynb")):
+    for path in kit_files(ROOT, "solutions/*.ipynb"):
         for cell in json.loads(path.read_text())["cells"]:
             src = "".join(cell["source"])
             if cell["cell_type"] == "code" and not src.startswith("check("):

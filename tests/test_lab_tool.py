@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 from pathlib import Path
 
 import pytest
 
+from box_gin.files import kit_files
 from box_gin.tools.lab import CONFIG, LANDING, lab_command, main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,19 +40,67 @@ def test_the_landing_page_links_every_notebook_and_its_katas():
     landing = json.loads((ROOT / LANDING).read_text("utf-8"))
     text = "".join("".join(c["source"]) for c in landing["cells"])
     for folder in ("notebooks", "exercises"):
-        for path in sorted((ROOT / folder).glob("0*.ipynb")):
+        for path in kit_files(ROOT, f"{folder}/0*.ipynb"):
             assert f"]({folder}/{path.name})" in text, path
     assert "](notebooks/play.ipynb)" in text
 
 
-def test_every_recap_link_points_at_a_file_of_the_kit():
-    import re
+RECAP_LINK = re.compile(r"\]\(([^)#]+\.ipynb)\)")
 
-    for path in [ROOT / "START.ipynb", *sorted((ROOT / "notebooks").rglob("*.ipynb"))]:
+
+def broken_links(paths: list[Path]) -> list[str]:
+    """The relative notebook links of ``paths`` that lead to no file."""
+    broken = []
+    for path in paths:
         cells = json.loads(path.read_text("utf-8"))["cells"]
-        for target in re.findall(r"\]\(([^)#]+\.ipynb)\)",
-                                 "".join("".join(c["source"]) for c in cells)):
-            assert (path.parent / target).resolve().is_file(), f"{path.name}: {target}"
+        for target in RECAP_LINK.findall("".join("".join(c["source"]) for c in cells)):
+            if not (path.parent / target).resolve().is_file():
+                broken.append(f"{path.relative_to(ROOT)}: {target}")
+    return broken
+
+
+def test_every_recap_link_points_at_a_file_of_the_kit():
+    assert broken_links(kit_files(ROOT, "START.ipynb", "notebooks/**/*.ipynb")) == []
+
+
+def test_checkpoints_and_scratch_notebooks_are_not_the_kits(tmp_path: Path):
+    """After a `make lab` session: JupyterLab's checkpoint copies (one folder down, so
+    their relative links break) and a learner's Untitled notebook are never read."""
+    tag = f"box-gin-test-{os.getpid()}"
+    checkpoints = ROOT / "notebooks" / ".ipynb_checkpoints"
+    made_folder = not checkpoints.exists()
+    checkpoint = checkpoints / f"01_{tag}-checkpoint.ipynb"
+    scratch = ROOT / "notebooks" / f"Untitled-{tag}.ipynb"
+    broken = {"cells": [{"cell_type": "markdown", "metadata": {},
+                         "source": ["Back: [01](01_cards_and_dealing.ipynb)"]}],
+              "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    try:
+        checkpoints.mkdir(exist_ok=True)
+        for path in (checkpoint, scratch):
+            path.write_text(json.dumps(broken), "utf-8")
+        naive = sorted((ROOT / "notebooks").rglob("*.ipynb"))
+        assert checkpoint in naive and broken_links([checkpoint])  # what a glob would read
+        listed = kit_files(ROOT, "START.ipynb", "notebooks/**/*.ipynb", "notebooks/*.ipynb")
+        assert checkpoint not in listed and scratch not in listed
+        assert broken_links(listed) == []
+        assert ROOT / "notebooks" / "01_cards_and_dealing.ipynb" in listed
+    finally:
+        checkpoint.unlink(missing_ok=True)
+        scratch.unlink(missing_ok=True)
+        if made_folder:
+            shutil.rmtree(checkpoints, ignore_errors=True)
+
+
+def test_outside_git_the_kit_is_what_is_not_hidden_cached_or_scratch(tmp_path: Path):
+    for name in ("notebooks/01_a.ipynb", "notebooks/fr/01_a.ipynb",
+                 "notebooks/.ipynb_checkpoints/01_a-checkpoint.ipynb",
+                 "notebooks/__pycache__/x.ipynb", "notebooks/Untitled1.ipynb",
+                 "notebooks/.hypothesis/x.ipynb"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("{}")
+    assert [p.relative_to(tmp_path).as_posix() for p in
+            kit_files(tmp_path, "notebooks/**/*.ipynb")] == [
+        "notebooks/01_a.ipynb", "notebooks/fr/01_a.ipynb"]
 
 
 def test_a_folder_without_the_landing_page_is_refused(tmp_path: Path, capsys):

@@ -10,8 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from box_gin.files import kit_files
+
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-LOCALISED = sorted(p for p in NOTEBOOKS.glob("*/*.ipynb") if len(p.parent.name) == 2)
+LOCALISED = [p for p in kit_files(NOTEBOOKS.parent, "notebooks/*/*.ipynb")
+             if len(p.parent.name) == 2]
 #: English words the French notebook printed from its own code ("Ada cut J♠",
 #: "captain:", "upcard offer captain", "round 1:").
 ENGLISH = re.compile(r"\b(cut|captain|upcard|stock|round|offer|draw|sitter)\b")

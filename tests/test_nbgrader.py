@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from box_gin.cli import main
+from box_gin.files import kit_files
 from box_gin.katas import BY_NAME, KATAS
 from box_gin.platforms.gradebook import load_gradebook
 from box_gin.platforms.nbgrader import CourseError, annotate
@@ -92,7 +93,7 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     assert main(["nbgrader", str(course)]) == 0
     run(course, str(NBGRADER), "generate_assignment", ASSIGNMENT, "--force")
     answers: dict[str, str] = {}
-    for path in sorted(SOLUTIONS.glob("*.ipynb")):
+    for path in kit_files(ROOT, "solutions/*.ipynb"):
         for cell in json.loads(path.read_text())["cells"]:
             if cell["metadata"].get("nbgrader", {}).get("solution"):
                 answers[cell["metadata"]["nbgrader"]["grade_id"]] = "".join(cell["source"])
@@ -169,7 +170,7 @@ def test_the_test_cell_shows_the_checkers_feedback() -> None:
 
 def test_annotating_the_solutions_changes_nothing() -> None:
     """The committed solutions carry the metadata `annotate` gives them."""
-    for path in SOLUTIONS.glob("*.ipynb"):
+    for path in kit_files(ROOT, "solutions/*.ipynb"):
         nb = json.loads(path.read_text())
         assert annotate(nb) == nb, path.name
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from box_gin.files import kit_files
 from box_gin.tools import translate_notebooks as tn
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -113,8 +114,8 @@ def test_every_relative_link_of_a_notebook_reaches_a_file() -> None:
     link = re.compile(r"\]\(([^)\s:#]+\.ipynb)\)")
     checked = 0
     for folder in ("notebooks", "solutions", "exercises"):
-        for path in sorted((ROOT / folder).glob("**/*.ipynb")):
-            if "locale" in path.parts or ".ipynb_checkpoints" in path.parts:
+        for path in kit_files(ROOT, f"{folder}/**/*.ipynb"):
+            if "locale" in path.parts:
                 continue
             for cell in tn.read_notebook(path)["cells"]:
                 if cell["cell_type"] == "markdown":

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from box_gin.cli import main
+from box_gin.files import kit_files
 from box_gin.katas import KATAS, NOTEBOOKS, katas_of
 from box_gin.katas.release import (
     ReleaseError,
@@ -58,14 +59,15 @@ def test_exercises_are_up_to_date(tmp_path, capsys):
     """Fails when solutions/ changed and `make exercises` was not run."""
     assert main(["release", str(SOLUTIONS), str(tmp_path)]) == 0
     made = sorted(p.name for p in tmp_path.glob("*.ipynb"))
-    assert made == sorted(p.name for p in EXERCISES.glob("*.ipynb"))
+    assert made == sorted(p.name for p in kit_files(ROOT, "exercises/*.ipynb"))
     for name in made:
         assert (tmp_path / name).read_bytes() == (EXERCISES / name).read_bytes(), (
             f"exercises/{name} is out of date: run `make exercises`")
 
 
 def test_five_notebooks_hold_every_kata():
-    assert sorted(p.stem for p in SOLUTIONS.glob("*.ipynb")) == sorted(NOTEBOOKS.values())
+    assert sorted(p.stem for p in kit_files(ROOT, "solutions/*.ipynb")) == sorted(
+        NOTEBOOKS.values())
     assert len(KATAS) >= 15
     for number, stem in NOTEBOOKS.items():
         nb = json.loads((SOLUTIONS / f"{stem}.ipynb").read_text())
@@ -76,7 +78,7 @@ def test_five_notebooks_hold_every_kata():
 
 
 def test_exercises_have_stubs_and_no_answers_or_outputs():
-    for path in EXERCISES.glob("*.ipynb"):
+    for path in kit_files(ROOT, "exercises/*.ipynb"):
         text = path.read_text()
         assert "BEGIN SOLUTION" not in text and "END SOLUTION" not in text
         nb = json.loads(text)
@@ -89,7 +91,7 @@ def test_exercises_have_stubs_and_no_answers_or_outputs():
 
 
 def test_solutions_are_committed_executed_with_passing_checks():
-    for path in SOLUTIONS.glob("*.ipynb"):
+    for path in kit_files(ROOT, "solutions/*.ipynb"):
         nb = json.loads(path.read_text())
         for cell in nb["cells"]:
             src = "".join(cell["source"])
@@ -129,7 +131,7 @@ def test_each_kata_has_one_autograded_cell_worth_its_points():
 
 
 def test_exercises_keep_the_test_cells_without_the_hidden_tests():
-    for path in EXERCISES.glob("*.ipynb"):
+    for path in kit_files(ROOT, "exercises/*.ipynb"):
         nb = json.loads(path.read_text())
         tests = [c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade")]
         assert len(tests) == len(katas_of(int(path.name[:2])))

@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from .core import Kata, KataResult
 from .feedback import check
+from .hints import install as _install_hint
 from .specs import BY_NAME, KATAS, NOTEBOOKS, katas_of
+
+# In a kata notebook: check(is_set) before is_set's cell says so in the learner's language.
+_install_hint()
 
 __all__ = ["BY_NAME", "KATAS", "NOTEBOOKS", "Kata", "KataResult", "check", "katas_of"]

@@ -38,6 +38,9 @@ def add_commands(sub: Any) -> None:
                     help=_("put this box-gin wheel in the bundle instead of building one"))
     gs.add_argument("--timeout", type=float, default=20.0, metavar="SECONDS",
                     help=_("wall-clock seconds for each kata's tests (default 20)"))
+    gs.add_argument("--budget", type=float, default=60.0, metavar="SECONDS",
+                    help=_("wall-clock seconds for a whole submission, restarts and "
+                           "shrinking included (default 60)"))
     rp = sub.add_parser("report", help=_("draw a class report from a gradebook"))
     rp.add_argument("gradebook", type=Path, metavar="GRADEBOOK.json")
     rp.add_argument("--html", type=Path, required=True, metavar="FILE",
@@ -88,7 +91,7 @@ def run(args: argparse.Namespace) -> int | None:
 
 
 def _nbgrader(args: argparse.Namespace) -> int:
-    from .nbgrader import make_course
+    from .nbgrader import make_course, next_steps
 
     solutions = args.solutions
     if solutions is None:
@@ -100,15 +103,16 @@ def _nbgrader(args: argparse.Namespace) -> int:
     if not any(p.name == "nbgrader_config.py" for p in written):
         print(_("kept the existing {path} (--force replaces it)").format(
             path=args.course / "nbgrader_config.py"))
-    print(_("next, in {course}: nbgrader generate_assignment {assignment}").format(
-        course=args.course, assignment=args.assignment))
+    for line in next_steps(args.course, args.assignment):
+        print(line)
     return 0
 
 
 def _gradescope(args: argparse.Namespace) -> int:
     from .gradescope import write_bundle
 
-    names = write_bundle(args.out, wheel=args.wheel, timeout=args.timeout)
+    names = write_bundle(args.out, wheel=args.wheel, timeout=args.timeout,
+                         budget=args.budget)
     print(_("wrote {path}: {files}").format(path=args.out, files=", ".join(names)))
     return 0
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import zipfile
@@ -72,7 +71,7 @@ RUN_AUTOGRADER = """#!/usr/bin/env bash
 # Gradescope runs this for each submission (box-gin bundle).
 ROOT="${{BOX_GIN_AUTOGRADER_ROOT:-/autograder}}"
 exec "$ROOT/venv/bin/python" -m box_gin.platforms.gradescope --root "$ROOT" \\
-    --timeout {timeout}
+    --timeout {timeout} --budget {budget}
 """
 
 
@@ -100,20 +99,19 @@ def _requirements() -> list[str]:
 
 
 def build_wheel(folder: Path) -> Path:
-    """Build box-gin's wheel from its source tree into ``folder``: pure Python (the
-    optional compiled path is left out, so it installs on any Python 3.11+)."""
+    """Build box-gin's wheel from a copy of its source tree into ``folder``: pure Python
+    (the optional compiled path is left out, so it installs on any Python 3.11+).  The
+    checkout itself is never touched: its compiled kernels stay in force."""
+    from ..files import build_pure_wheel
+
     if not (PROJECT_ROOT / "pyproject.toml").is_file():
         raise BundleError(_("box-gin's source tree was not found next to the installed "
                             "package: give a wheel with --wheel FILE"))
-    env = dict(os.environ, BOX_GIN_NO_COMPILE="1")
-    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet",
-                           str(PROJECT_ROOT), "-w", str(folder)],
-                          env=env, capture_output=True, text=True, check=False)
-    wheels = sorted(Path(folder).glob("box_gin-*.whl"))
-    if proc.returncode != 0 or not wheels:
+    try:
+        return build_pure_wheel(PROJECT_ROOT, Path(folder))
+    except OSError as err:
         raise BundleError(_("building box-gin's wheel failed: {error}").format(
-            error=(proc.stderr or proc.stdout).strip()[-800:]))
-    return wheels[-1]
+            error=str(err)[-800:])) from None
 
 
 def _add(zf: zipfile.ZipFile, name: str, data: bytes, executable: bool = False) -> None:
@@ -123,11 +121,16 @@ def _add(zf: zipfile.ZipFile, name: str, data: bytes, executable: bool = False) 
     zf.writestr(info, data)
 
 
-def write_bundle(out: Path, wheel: Path | None = None, timeout: float = 20.0) -> list[str]:
-    """Write the autograder zip; returns the names in it."""
+def write_bundle(out: Path, wheel: Path | None = None, timeout: float = 20.0,
+                 budget: float = 60.0) -> list[str]:
+    """Write the autograder zip; returns the names in it.  ``timeout`` and ``budget`` are
+    ``box-gin check``'s: wall-clock seconds for a kata's tests, for a whole submission."""
     if timeout <= 0:
         raise BundleError(_("--timeout must be more than 0 seconds, not {value}").format(
             value=timeout))
+    if budget <= 0:
+        raise BundleError(_("--budget must be more than 0 seconds, not {value}").format(
+            value=budget))
     with tempfile.TemporaryDirectory(prefix="box-gin-bundle-") as tmp:
         if wheel is None:
             wheel = build_wheel(Path(tmp))
@@ -142,7 +145,8 @@ def write_bundle(out: Path, wheel: Path | None = None, timeout: float = 20.0) ->
                                 "container").format(file=wheel))
         files = {
             "setup.sh": (SETUP_SH.format(wheel=wheel.name).encode(), True),
-            "run_autograder": (RUN_AUTOGRADER.format(timeout=f"{timeout:g}").encode(), True),
+            "run_autograder": (RUN_AUTOGRADER.format(timeout=f"{timeout:g}",
+                                                        budget=f"{budget:g}").encode(), True),
             "requirements.txt": (("\n".join(_requirements()) + "\n").encode(), False),
             wheel.name: (wheel.read_bytes(), False),
         }
@@ -184,7 +188,7 @@ def gather(submission: Path, into: Path) -> list[Path]:
     return copied
 
 
-def run_autograder(root: Path, timeout: float = 20.0) -> int:
+def run_autograder(root: Path, timeout: float = 20.0, budget: float = 60.0) -> int:
     """Grade ``root/submission`` into ``root/results/results.json``."""
     from ..cli import main as box_gin_main
     from ..files import write_atomic
@@ -200,7 +204,8 @@ def run_autograder(root: Path, timeout: float = 20.0) -> int:
             return 0
         try:
             status = box_gin_main(["check", str(flat), "--gradescope", str(results),
-                                   "--no-cache", "--timeout", f"{timeout:g}", "-v"])
+                                   "--no-cache", "--timeout", f"{timeout:g}",
+                                   "--budget", f"{budget:g}", "-v"])
         except Exception as exc:  # still tell Gradescope something
             status = 1
             write_atomic(results / "results.json", failed_results(_(
@@ -241,8 +246,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--root", type=Path,
                         default=Path(os.environ.get(ROOT_VARIABLE, "/autograder")))
     parser.add_argument("--timeout", type=float, default=20.0)
+    parser.add_argument("--budget", type=float, default=60.0)
     args = parser.parse_args(argv)
-    return run_autograder(args.root, args.timeout)
+    return run_autograder(args.root, args.timeout, args.budget)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -188,14 +188,40 @@ def annotate(nb: Mapping[str, Any]) -> dict[str, Any]:
 # -- a course folder -----------------------------------------------------------------
 
 
+def commands(assignment: str) -> list[str]:
+    """nbgrader's commands for the course, in order (run in the course folder)."""
+    return [f"nbgrader generate_assignment {assignment} --force",
+            f"nbgrader autograde {assignment} --create", "nbgrader export"]
+
+
+#: How to install nbgrader where it runs (the extra of box-gin's that pins it).
+INSTALL = "pip install 'box-gin[nbgrader]'"
+
+
+def next_steps(course: Path, assignment: str, installed: bool | None = None) -> list[str]:
+    """What to do after ``box-gin nbgrader``: install nbgrader when it is missing here
+    (``installed``: by default, whether an ``nbgrader`` command is on the PATH), then
+    its commands, the ones the course's ``nbgrader_config.py`` lists."""
+    import shutil
+
+    if installed is None:
+        installed = shutil.which("nbgrader") is not None
+    lines = []
+    if not installed:
+        lines.append(_("nbgrader is not installed here; install it first (nbgrader 0.9, "
+                       "where the course will run): {command}").format(command=INSTALL))
+    lines.append(_("Then, in {course}:").format(course=course) if not installed else
+                 _("Next, in {course}:").format(course=course))
+    lines += [f"    {command}" for command in commands(assignment)]
+    return lines
+
+
 CONFIG = '''\
 """nbgrader's settings for the box-gin katas (written by `box-gin nbgrader`).
 
 Run nbgrader's commands in this folder:
 
-    nbgrader generate_assignment {assignment} --force
-    nbgrader autograde {assignment} --create
-    nbgrader export
+{commands}
 """
 
 import os
@@ -242,6 +268,7 @@ def make_course(course: Path, solutions: Path, assignment: str = DEFAULT_ASSIGNM
         written.append(path)
     config = Path(course) / CONFIG_NAME
     if force or not config.exists():
-        write_atomic(config, CONFIG.format(assignment=assignment, course_id=course_id))
+        write_atomic(config, CONFIG.format(
+            commands="\n".join(f"    {c}" for c in commands(assignment)), course_id=course_id))
         written.append(config)
     return written

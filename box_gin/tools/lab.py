@@ -17,20 +17,54 @@ written into the home folder:
   server extension does not look for servers (none is installed), so it prints no long
   line of servers it skipped.
 
+The kit's own notebooks are trusted, and no others: before JupyterLab starts, every
+notebook git tracks in the kit (``box_gin.files.kit_files``) is signed in a notary of the
+kit's own (``FOLDER/build/lab-trust``, ``NotebookNotary.data_dir``), so a fresh clone's
+saved outputs show with their styles (JupyterLab's sanitizer drops the ``<style>`` of an
+untrusted output: the cards would run together) and the server does not warn "Notebook
+... is not trusted" for each.  A notebook a learner makes is untrusted as usual until they
+run it.  Kernels talk over local sockets (``KernelManager.transport=ipc``, on POSIX): no
+"Kernel is running over TCP without encryption" per kernel; and tornado's
+``websocket_ping_timeout`` warning is filtered out of the log (:class:`QuietLogs`, in
+``jupyter_server_config.json``).
+
 As root (a container), ``ServerApp.allow_root`` is passed too, or Jupyter refuses to start.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 #: The landing notebook, at the root of what JupyterLab serves.
 LANDING = "START.ipynb"
 #: The kit's Jupyter settings folder, inside the kit.
 CONFIG = "jupyter-config"
+#: The kit's own notary (its key and the signatures of the kit's notebooks), inside it.
+TRUST = "build/lab-trust"
+#: The notebooks of the kit a learner opens (never the test suite's hostile submissions).
+TRUSTED = (LANDING, "notebooks/**/*.ipynb", "exercises/**/*.ipynb", "solutions/**/*.ipynb")
+
+
+class QuietLogs(logging.Filter):
+    """Drops the one start-up warning the kit cannot avoid otherwise: Jupyter Server's
+    kernel websockets ask tornado for a ping timeout (90 s) longer than their ping
+    interval (30 s), and tornado says so ("The websocket_ping_timeout (90000) cannot be
+    longer than the websocket_ping_interval (30000)") when a notebook first connects."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "websocket_ping_timeout" not in record.getMessage()
+
+
+#: ``logging_config`` for Jupyter Server and Voila: :class:`QuietLogs` on tornado's log.
+QUIET_LOGS: dict[str, Any] = {
+    "filters": {"box_gin_quiet": {"()": f"{__name__}.QuietLogs"}},
+    "loggers": {"tornado.general": {"filters": ["box_gin_quiet"]}},
+}
 
 
 def lab_command(folder: Path, extra: Sequence[str] = (),
@@ -43,11 +77,39 @@ def lab_command(folder: Path, extra: Sequence[str] = (),
     paths = [str(folder / CONFIG), *filter(None, env.get("JUPYTER_CONFIG_PATH", "").split(
         os.pathsep))]
     env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(paths)
+    # The notary writes its key there at its first signature: the folder must exist.
+    (folder / TRUST).mkdir(mode=0o700, parents=True, exist_ok=True)
     args = [sys.executable, "-m", "jupyter", "lab", f"--ServerApp.root_dir={folder}",
-            f"--LabApp.default_url=/lab/tree/{LANDING}"]
+            f"--LabApp.default_url=/lab/tree/{LANDING}",
+            f"--NotebookNotary.data_dir={folder / TRUST}"]
+    if os.name == "posix":
+        args.append("--KernelManager.transport=ipc")
     if hasattr(os, "getuid") and os.getuid() == 0:
         args.append("--ServerApp.allow_root=True")
     return [*args, *extra], env
+
+
+def trust_kit(folder: Path) -> list[Path]:
+    """Sign the kit's own notebooks (git-tracked) in the kit's notary; return them."""
+    import nbformat
+    from nbformat.sign import NotebookNotary
+
+    from ..files import kit_files
+
+    folder = folder.resolve()
+    (folder / TRUST).mkdir(mode=0o700, parents=True, exist_ok=True)
+    notary = NotebookNotary(data_dir=str(folder / TRUST))  # type: ignore[no-untyped-call]
+    signed = []
+    for path in kit_files(folder, *TRUSTED):
+        try:
+            notebook = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
+        except (OSError, ValueError):
+            continue  # not a notebook JupyterLab could open either
+        # signing writes to disk: only once
+        if not notary.check_signature(notebook):  # type: ignore[no-untyped-call]
+            notary.sign(notebook)  # type: ignore[no-untyped-call]
+        signed.append(path)
+    return signed
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -61,6 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except FileNotFoundError as err:
         print(err, file=sys.stderr)
         return 2
+    trust_kit(folder)
     os.execve(command[0], command, env)
     return 0  # pragma: no cover (execve does not return)
 

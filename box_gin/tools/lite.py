@@ -13,7 +13,9 @@ Everything the site needs is assembled from the package registries, never from a
   packages (numpy, matplotlib) are left out of the lock, so an ``import matplotlib``
   fails at once with ``ModuleNotFoundError`` instead of asking for a file that is not
   there;
-* box-gin itself is a pure wheel built from this checkout with ``BOX_GIN_NO_COMPILE=1``
+* box-gin itself is a pure wheel built from a copy of this checkout with
+  ``BOX_GIN_NO_COMPILE=1`` (``box_gin.files.build_pure_wheel``: the checkout's compiled
+  kernels are never touched)
   (less the catalogs' .po sources: the browser reads the compiled .mo files), added to
   the lock with its dependencies (babel, rich) and the widget packages, and
   preloaded when the kernel starts: a notebook's ``import box_gin`` just works.
@@ -31,7 +33,6 @@ import base64
 import email.parser
 import hashlib
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -90,13 +91,14 @@ def select_pages(root: Path, landing: Sequence[str], pages: Sequence[str]) -> li
     """The notebooks to publish, relative to ``root``: the first landing notebook found,
     then every page glob's matches in sorted order, each path once."""
     chosen: list[Path] = []
+    kit_files = _files().kit_files  # never a checkpoint, a cache or a scratch notebook
     for pattern in landing:
-        found = sorted(root.glob(pattern))
+        found = kit_files(root, pattern)
         if found:
             chosen.append(found[0].relative_to(root))
             break
     for pattern in pages:
-        for path in sorted(root.glob(pattern)):
+        for path in kit_files(root, pattern):
             rel = path.relative_to(root)
             if rel not in chosen:
                 chosen.append(rel)
@@ -184,22 +186,29 @@ def pip_errors(stderr: str) -> str:
     return "\n".join(lines[-12:])
 
 
+def _files() -> Any:
+    """box_gin.files (standard library only), loaded by its path: this module also runs
+    as a script, from a checkout where box-gin is not installed."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "box_gin_files", Path(__file__).resolve().parents[1] / "files.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def build_box_gin_wheel(root: Path, dest: Path) -> Path:
     """box-gin as a pure wheel, built from the checkout without its C extension."""
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
-    # Built from a copy: with BOX_GIN_NO_COMPILE=1 the build hook deletes the compiled
-    # extension next to its source, which the checkout's editable install uses.
-    source = dest / "src"
-    shutil.copytree(root, source, ignore=shutil.ignore_patterns(
-        ".git", ".venv*", "build", "dist", "__pycache__", "*.so", "*.pyd", ".*_cache",
-        "tests", "notebooks", "solutions", "exercises", "benchmarks"))
-    env = {**os.environ, "BOX_GIN_NO_COMPILE": "1"}
-    command = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
-               "--wheel-dir", str(dest), str(source)]
-    done = subprocess.run(command, capture_output=True, text=True, env=env)
-    if done.returncode != 0:
-        raise LiteBuildError(f"building the box-gin wheel failed:\n{pip_errors(done.stderr)}")
+    # Built from a copy (box_gin.files.build_pure_wheel): the checkout's compiled
+    # extension, which its editable install uses, is never touched.
+    try:
+        _files().build_pure_wheel(root, dest)
+    except OSError as err:
+        raise LiteBuildError(f"building the box-gin wheel failed:\n{err}") from None
     wheels = sorted(dest.glob("box_gin-*.whl"))
     if len(wheels) != 1 or not wheels[0].name.endswith("-py3-none-any.whl"):
         raise LiteBuildError(f"expected one pure box-gin wheel in {dest}, found "

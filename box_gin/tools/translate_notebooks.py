@@ -101,9 +101,11 @@ def tagged(name: str, lang: str) -> str:
 
 def sources(root: Path = ROOT) -> list[Source]:
     """The English notebooks: the six teaching notebooks, the play app, the katas."""
-    teaching = sorted((root / "notebooks").glob("[0-9]*.ipynb"))
+    from ..files import kit_files  # never a checkpoint or a learner's scratch notebook
+
+    teaching = kit_files(root, "notebooks/[0-9]*.ipynb")
     play = [root / "notebooks" / "play.ipynb"]
-    katas = sorted((root / "solutions").glob("*.ipynb"))
+    katas = kit_files(root, "solutions/*.ipynb")
     out = [Source("notebooks", p.relative_to(root)) for p in [*teaching, *play] if p.is_file()]
     out += [Source("solutions", p.relative_to(root)) for p in katas]
     return out

@@ -8,10 +8,11 @@ True
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
@@ -38,6 +39,26 @@ ACTION_BUTTONS: dict[str, Action | None] = {
     "discard": None, "knock": None, "big gin": BIG_GIN,
 }
 BotSpec = str | Bot
+
+
+def _an_input(method: Callable[..., None]) -> Callable[..., None]:
+    """Mark a public move of the table (a click, as code): when it is the outermost one,
+    it is added to :attr:`GameTable.inputs` and ``on_input`` is told.  Replaying the inputs
+    in order on a new table of the same settings gives the same game (the bots are
+    seeded), which is how the play app keeps a game across a page reload."""
+    @functools.wraps(method)
+    def recorded(self: GameTable, *args: Any) -> None:
+        self._input_depth += 1
+        try:
+            method(self, *args)
+        finally:
+            self._input_depth -= 1
+        if not self._input_depth:
+            self.inputs.append([method.__name__, *(None if a is None else str(a)
+                                                   for a in args)])
+            if self.on_input is not None:
+                self.on_input(self)
+    return recorded
 
 
 def make_bot(spec: BotSpec, seed: int | None) -> Bot:
@@ -134,6 +155,11 @@ class GameTable(BoxGinWidget):
         self._advice_pending = False
         self.moves: list[str] = []
         self.error = ""
+        #: Every move made at the table, in order (see :meth:`replay`); ``on_input`` is
+        #: called with the table after each.
+        self.inputs: list[list[str | None]] = []
+        self.on_input: Callable[[GameTable], None] | None = None
+        self._input_depth = 0
         self._batching = 0
         self._card_cache: dict[Card, CardButton] = {}
         self._card_layout = w.Layout(width="3em", height="4.2em")
@@ -227,15 +253,18 @@ class GameTable(BoxGinWidget):
         self._advice_pending = True
         self._run_bots()
 
+    @_an_input
     def new_game(self, seed: int | None = None) -> None:
         """Start a new game (cut for roles, deal) from ``seed``."""
         self._new_match(seed)
         self.render()
 
+    @_an_input
     def new_game_next_seed(self) -> None:
         """The New game button: the next seed (or a random one without a seed)."""
         self.new_game(None if self.seed is None else self.seed + 1)
 
+    @_an_input
     def next_hand(self) -> None:
         """Clear the finished hand from the table and play on."""
         if self.showing is None or self.match.is_over:
@@ -245,6 +274,7 @@ class GameTable(BoxGinWidget):
         self._run_bots()
         self.render()
 
+    @_an_input
     def play(self, action: Action | str) -> None:
         """Play an action for you (as sitter: advise it); the engine refuses an illegal
         one, saying why."""
@@ -265,6 +295,7 @@ class GameTable(BoxGinWidget):
             self._run_bots()
         self.render()
 
+    @_an_input
     def give_advice(self, action: Action | str) -> None:
         """As sitter, advise the captain to play ``action``; the captain then plays."""
         self.error = ""
@@ -283,6 +314,7 @@ class GameTable(BoxGinWidget):
             self._run_bots()
         self.render()
 
+    @_an_input
     def no_advice(self) -> None:
         """As sitter, stay silent this turn: the captain decides alone."""
         if not self.advising:
@@ -346,6 +378,7 @@ class GameTable(BoxGinWidget):
         assert isinstance(view, SeatView)
         self._apply(name, advice if advice is not None else self.bots[name](view))
 
+    @_an_input
     def ask_advice(self) -> None:
         """Ask the sitter what to do (only the captain may)."""
         if not (self.my_turn and self.role is Role.CAPTAIN):
@@ -354,6 +387,24 @@ class GameTable(BoxGinWidget):
             self.error = ""
             self.advice = advise(self.match.view(self.match.roles[Role.SITTER]))
         self.render()
+
+    #: The moves :meth:`replay` may make, by name.
+    REPLAYABLE = frozenset({"new_game", "new_game_next_seed", "next_hand", "play",
+                            "give_advice", "no_advice", "ask_advice"})
+
+    def replay(self, inputs: Sequence[Sequence[str | None]]) -> None:
+        """Make ``inputs`` (another table's :attr:`inputs`) here, drawn once at the end.
+        Raises ``ValueError`` naming the first input that is not a move of the table."""
+        with self.batch():
+            for entry in inputs:
+                if not entry or entry[0] not in self.REPLAYABLE:
+                    raise ValueError(_("{entry!r} is not a move of the Game Table").format(
+                        entry=entry))
+                name, *args = entry
+                if name == "new_game":
+                    getattr(self, name)(*(None if a is None else int(a) for a in args))
+                else:
+                    getattr(self, str(name))(*args)
 
     def _select(self, button: CardButton) -> None:
         self.selected = None if self.selected == button.card else button.card

@@ -5,19 +5,29 @@ seed, the rules and the target), then the Game Table.
 notebook with Voila.  The form's defaults come from the environment (``BOX_GIN_SEED``,
 ``BOX_GIN_NAME``, ``BOX_GIN_SEAT``, ``BOX_GIN_BOTS``, ``BOX_GIN_RULES``,
 ``BOX_GIN_TARGET``; see :meth:`Settings.from_env`), so a test or a teacher can fix them.
+
+A reload keeps the game.  Served by ``make play``, each browser has its own table id (a
+cookie the server sets, given to the kernel as ``BOX_GIN_TABLE``) and the server a
+folder for the tables (``BOX_GIN_PLAY_STATE``): :class:`TableStore` keeps there, per
+table, the settings and every move made (:attr:`GameTable.inputs`); a new page of the
+same browser deals the same game again and replays the moves.
 """
 
 from __future__ import annotations
 
 import html
+import json
 import os
 import random
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
 
+from ..files import write_atomic
 from ..hand import Role
 from ..i18n import _, pgettext
 from ..match import Match
@@ -149,6 +159,42 @@ APP_STYLE = """<style>
 </style>"""
 
 
+#: What a table id may be (the server makes them with ``secrets.token_urlsafe``).
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{16,64}\Z")
+
+
+class TableStore:
+    """One browser's game, kept on the server: ``FOLDER/TABLE.json`` holds the settings
+    and the moves.  Nothing is kept without both a folder and a well-formed table id."""
+
+    def __init__(self, folder: str | Path | None, table: str | None) -> None:
+        self.path = None
+        if folder and table and TABLE_ID.match(table) and Path(folder).is_dir():
+            self.path = Path(folder) / f"{table}.json"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> TableStore:
+        env = os.environ if env is None else env
+        return cls(env.get("BOX_GIN_PLAY_STATE"), env.get("BOX_GIN_TABLE"))
+
+    def load(self) -> tuple[Settings, list[list[str | None]]] | None:
+        """The settings and moves kept, or None (nothing kept, or not readable)."""
+        if self.path is None:
+            return None
+        try:
+            data = json.loads(self.path.read_text("utf-8"))
+            settings = Settings(**{**data["settings"], "bots": tuple(data["settings"]["bots"])})
+            inputs = [list(entry) for entry in data["inputs"]]
+        except (OSError, ValueError, TypeError, KeyError):
+            return None
+        return settings, inputs
+
+    def save(self, settings: Settings, inputs: Sequence[Sequence[str | None]]) -> None:
+        if self.path is not None:
+            write_atomic(self.path, json.dumps(
+                {"settings": asdict(settings), "inputs": [list(i) for i in inputs]}))
+
+
 class PlayApp(BoxGinWidget):
     """The setup form and, once dealt, the Game Table.
 
@@ -160,9 +206,14 @@ class PlayApp(BoxGinWidget):
 
     css_class = "bg-play-app"
 
-    def __init__(self, settings: Settings | None = None) -> None:
+    def __init__(self, settings: Settings | None = None,
+                 store: TableStore | None = None) -> None:
         super().__init__()
+        self.store = TableStore.from_env() if store is None else store
+        kept = self.store.load()
         s = Settings.from_env() if settings is None else settings
+        if kept is not None:
+            s = kept[0]
         wide = {"description_width": "initial"}
         self.name = w.Text(value=s.name, style=wide, layout=w.Layout(width="14em"))
         self.seat = w.Dropdown(options=[(k, k) for k in SEATS], value=s.seat,
@@ -191,8 +242,12 @@ class PlayApp(BoxGinWidget):
         self.intro = w.HTML()
         self.intro.add_class("bg-intro")
         self.table: GameTable | None = None
+        #: The settings the table was dealt with (the form may have changed since).
+        self.dealt: Settings | None = None
         self.table_box = w.VBox([])
         self._start([self.app_style, self.intro, self.form, self.table_box])
+        if kept is not None:
+            self._resume(*kept)
 
     def settings(self) -> Settings:
         """The settings the form shows now."""
@@ -204,7 +259,32 @@ class PlayApp(BoxGinWidget):
 
     def start(self) -> None:
         """Deal a new game from the form's settings."""
-        s = self.settings()
+        self._deal(self.settings())
+        self._keep()
+
+    def _keep(self, table: GameTable | None = None) -> None:
+        """Keep the game (its settings and moves) for the next page of this browser."""
+        if self.table is not None and self.dealt is not None:
+            self.store.save(self.dealt, self.table.inputs)
+
+    def _resume(self, settings: Settings, inputs: list[list[str | None]]) -> None:
+        """Deal the kept game again and make its moves; a game that no longer replays
+        (the kit changed) is dropped for a fresh form."""
+        try:
+            self._deal(settings)
+            assert self.table is not None
+            self.table.on_input = None
+            self.table.replay(inputs)
+            self.table.inputs = [list(i) for i in inputs]
+            self.table.on_input = self._keep
+        except (ValueError, KeyError, TypeError):
+            if self.table is not None:
+                self.table.close()
+            self.table, self.dealt = None, None
+            self.table_box.children = []
+            self.render()
+
+    def _deal(self, s: Settings) -> None:
         rules = s.rules_value()
         bots = s.bot_names()
         players = seat_players(s.name, bots, s.seat, rules, s.seed)
@@ -214,6 +294,8 @@ class PlayApp(BoxGinWidget):
                                bots=dict(zip(bots, s.bots, strict=True)),
                                seed=s.seed, rules=rules)
         self.table.buttons["new game"].layout.display = "none"
+        self.table.on_input = self._keep
+        self.dealt = s
         self.table_box.children = [self.table]
         self.render()
 

@@ -12,11 +12,12 @@ import pytest
 from playwright.sync_api import expect
 
 from box_gin import STANDARD, Match, Role
+from box_gin.files import kit_files
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOK = next((ROOT / "notebooks").glob("01_*.ipynb"))
+NOTEBOOK = kit_files(ROOT, "notebooks/01_*.ipynb")[0]
 SEED = 4242
 PLAYERS = ["Ada", "Ben", "Cy"]        # as notebook 1 creates its Deal widget
 
@@ -50,12 +51,12 @@ def test_run_notebook_in_jupyterlab_and_deal(page: Any, tmp_path: Path,
     url = jupyterlab(folder)
     page.goto(url.replace("/lab?", f"/lab/tree/{NOTEBOOK.name}?"))
     page.wait_for_function("() => window.jupyterapp !== undefined")
-    page.wait_for_function(f"({KERNEL_STATUS_JS})() === 'connected'", timeout=30_000)
+    page.wait_for_function(f"({KERNEL_STATUS_JS})() === 'connected'", timeout=300_000)
     page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
 
     widget = page.locator(".jp-Notebook .bg-deal-widget")   # only a live widget has it
-    expect(widget.locator("button.bg-btn-deal")).to_be_visible(timeout=30_000)
-    page.wait_for_function(ALL_RUN_JS, timeout=30_000)
+    expect(widget.locator("button.bg-btn-deal")).to_be_visible(timeout=300_000)
+    page.wait_for_function(ALL_RUN_JS, timeout=300_000)
     errors = page.locator(".jp-Notebook [data-mime-type='application/vnd.jupyter.stderr']")
     assert errors.count() == 0, "a cell raised an error or wrote to stderr"
     seed = widget.locator(".bg-seed input")
@@ -69,7 +70,7 @@ def test_run_notebook_in_jupyterlab_and_deal(page: Any, tmp_path: Path,
         """want => [...document.querySelectorAll(
              '.jp-Notebook .bg-deal-widget .bg-deal-readout .bg-hand-box .bg-card')]
            .map(c => c.dataset.card).join(' ') === want""",
-        arg=" ".join(repr(c) for c in hand.cards(Role.BOX)), timeout=10_000)
+        arg=" ".join(repr(c) for c in hand.cards(Role.BOX)), timeout=300_000)
     assert cards(box) == [repr(c) for c in hand.cards(Role.BOX)]
     captain = widget.locator(".bg-deal-readout .bg-hand-captain")
     assert cards(captain) == [repr(c) for c in hand.cards(Role.CAPTAIN)]

@@ -86,7 +86,7 @@ def expected_state(match: Match, human: str, over: bool) -> dict[str, str]:
             "top": repr(top) if top else "", "stock": stock}
 
 
-def wait_state(page: Any, want: dict[str, str], timeout: float = 10) -> None:
+def wait_state(page: Any, want: dict[str, str], timeout: float = 300) -> None:
     deadline = time.monotonic() + timeout
     while True:
         got = page.evaluate(STATE_JS)
@@ -174,7 +174,7 @@ def test_play_a_game_against_bots(page: Any, app_url: str) -> None:
         if bot_log:
             log = page.locator(".bg-game-table .bg-message")
             for line in bot_log[-3:]:
-                expect(log).to_contain_text(line, timeout=5000)   # the bot's move is shown
+                expect(log).to_contain_text(line, timeout=300_000)   # the bot's move is shown
                 bot_lines_seen += 1
         if over:
             check_hand_result(page, match)
@@ -196,7 +196,7 @@ def test_play_a_game_against_bots(page: Any, app_url: str) -> None:
             action = greedy_bot(view)
             play_human(page, match, action, captain)
             expect(page.locator(".bg-game-table .bg-message")).to_contain_text(
-                f"Your advice: {action.label}", timeout=5000)
+                f"Your advice: {action.label}", timeout=300_000)
             continue
         if view.role is Role.CAPTAIN:
             # Ask the sitter (only the captain may), and follow the advice.

@@ -34,7 +34,7 @@ def open_notebook(page: Any, jupyterlab: Callable[[Path], str], tmp_path: Path,
     page.set_viewport_size({"width": 1200, "height": 1400})
     page.goto(jupyterlab(folder).replace("/lab?", f"/lab/tree/{name}?"))
     page.wait_for_function("() => window.jupyterapp !== undefined")
-    page.locator(".jp-Notebook .jp-MarkdownOutput").first.wait_for(timeout=60_000)
+    page.locator(".jp-Notebook .jp-MarkdownOutput").first.wait_for(timeout=300_000)
 
 
 def direction(locator: Any) -> str:
@@ -79,11 +79,11 @@ def test_hebrew_notebook_runs_and_its_widget_is_right_to_left(
     page.wait_for_function("""() => { const w = window.jupyterapp.shell.currentWidget;
         const s = w && w.sessionContext && w.sessionContext.session;
         return s && s.kernel && s.kernel.connectionStatus === 'connected'; }""",
-                           timeout=60_000)
+                           timeout=300_000)
     page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
     widget = page.locator(".jp-Notebook .bg-deal-widget")
-    expect(widget.locator("button.bg-btn-deal")).to_be_visible(timeout=60_000)
-    page.wait_for_function(ALL_RUN_JS, timeout=60_000)
+    expect(widget.locator("button.bg-btn-deal")).to_be_visible(timeout=300_000)
+    page.wait_for_function(ALL_RUN_JS, timeout=300_000)
     errors = page.locator(".jp-Notebook [data-mime-type='application/vnd.jupyter.stderr']")
     assert errors.count() == 0, "a cell raised an error or wrote to stderr"
     assert direction(widget.first) == "rtl"

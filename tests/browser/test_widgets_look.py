@@ -57,7 +57,7 @@ def widgets_url(voila: Callable[..., str], tmp_path_factory: pytest.TempPathFact
 @pytest.fixture
 def shown(page: Any, widgets_url: str) -> Any:
     page.goto(widgets_url)
-    expect(page.locator(".bg-deal-widget button.bg-btn-deal")).to_be_visible(timeout=60_000)
+    expect(page.locator(".bg-deal-widget button.bg-btn-deal")).to_be_visible(timeout=300_000)
     return page
 
 

@@ -1,0 +1,8 @@
+"""pytest (nbval) here collects the kit's own notebooks only: never a learner's scratch
+notebook or a JupyterLab checkpoint (box_gin.files.kit_files)."""
+
+from box_gin.files import not_the_kits_notebook as pytest_ignore_collect
+
+# --doctest-modules would import this file as a module named "conftest" (it has none).
+collect_ignore = ["conftest.py"]
+__all__ = ["pytest_ignore_collect"]
