@@ -110,8 +110,8 @@ def main() -> None:
 
     for line in stdin:
         request = loads(line)
-        answers, spent = [], []
-        for kind, data, advice in request["q"]:
+        number = request["id"]
+        for i, (kind, data, advice) in enumerate(request["q"]):
             start = now()
             try:
                 view = decode(data)
@@ -125,16 +125,16 @@ def main() -> None:
                         value = play(view)
                 finally:
                     setitimer(real, 0)
-                answers.append(text(value))
+                answer = text(value)
             except Timeout:
-                answers.append({"x": 1})
+                answer = {"x": 1}
             except BaseException as exc:
                 try:
-                    answers.append({"e": type(exc).__name__[:60]})
+                    answer = {"e": type(exc).__name__[:60]}
                 except BaseException:
-                    answers.append({"e": "?"})
-            spent.append(round(now() - start, 6))
-        send({"t": "a", "id": request["id"], "a": answers, "s": spent})
+                    answer = {"e": "?"}
+            # Each answer as soon as it is ready: the driver times every decision.
+            send({"t": "a", "id": number, "i": i, "a": answer, "s": round(now() - start, 6)})
     os._exit(0)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import json
 import itertools
 import random
 import time
@@ -106,9 +107,9 @@ def _expert_advice(view: SitterView) -> Action:
 
 #: The reference bots: name -> (play, advise).  Their captains follow legal advice.
 REFERENCE_BOTS: dict[str, tuple[Callable[..., Any], Callable[..., Any] | None]] = {
-    "random": (_random_play, None),
-    "greedy": (follows_advice(greedy_bot), _greedy_advice),
-    "expert": (follows_advice(expert_bot), _expert_advice),
+    "random_bot": (_random_play, None),
+    "greedy_bot": (follows_advice(greedy_bot), _greedy_advice),
+    "expert_bot": (follows_advice(expert_bot), _expert_advice),
 }
 
 
@@ -364,7 +365,7 @@ class _Game:
             outcome=last.result.outcome.value if last else "drawn",
             tallies={name: {"decisions": t.decisions, "seconds": round(t.seconds, 6),
                             **t.faults} for name, t in self.tallies.items()},
-            record=m.to_json())
+            record=json.dumps(m.to_dict(), ensure_ascii=False, separators=(",", ":")))
 
 
 def play_games(specs: Iterable[GameSpec], players: Mapping[str, Player], *,

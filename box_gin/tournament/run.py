@@ -48,7 +48,8 @@ class Entrant:
     problems: tuple[str, ...] = ()
 
 
-def references(names: Sequence[str] = ("random", "greedy", "expert")) -> list[Entrant]:
+def references(names: Sequence[str] = ("random_bot", "greedy_bot", "expert_bot")
+               ) -> list[Entrant]:
     """The reference bots as entrants."""
     return [Entrant(name, reference=name) for name in names]
 

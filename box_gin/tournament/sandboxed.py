@@ -6,9 +6,10 @@ the staged files differ: a bot may use the engine (its rules, its views, the ref
 bots), so the child gets a read-only copy of the engine and of this package's child
 script, and nothing else of the kit, the driver or the other bots.
 
-The driver sends a batch of views on the child's stdin and reads one line back, on a
-pipe of its own, led by a random nonce; the line is bounded (:data:`MAX_REPLY`), and
-anything malformed, late (past the batch's deadline) or missing kills the child, which
+The driver sends a batch of views on the child's stdin and reads a line back for each,
+on a pipe of its own, led by a random nonce; a line is bounded (:data:`MAX_REPLY`), and
+anything malformed, late (past its decision's budget and :data:`GRACE`) or missing
+kills the child, which
 is started again for its next batch: the decisions it owed are played by default and
 counted as its crashes or time-outs.  After :data:`MAX_RESTARTS` restarts a bot is out:
 every later decision of it is played by default and counted as a crash.
@@ -44,6 +45,8 @@ ENGINE = ("__init__.py", "errors.py", "i18n.py", "cards.py", "kernels.py", "meld
 MAX_REPLY = 1 << 20
 #: How many times a bot's child is started again before the bot is out.
 MAX_RESTARTS = 3
+#: Seconds an answer may come after its decision's budget (the pipe, a busy machine).
+GRACE = 1.0
 
 
 def stage() -> Path:
@@ -187,9 +190,10 @@ class SandboxedPlayer:
                     raise ChildGone("a garbled message")
                 end = self._buffer.find(b"\n")
             left = deadline - time.monotonic()
-            if left <= 0:
+            # Past the deadline, what the child sent in time is still read.
+            ready, _w, _x = select.select([self._read], [], [], max(left, 0.0))
+            if not ready and left <= 0:
                 raise ChildGone("timeout")
-            ready, _w, _x = select.select([self._read], [], [], left)
             if ready:
                 try:
                     chunk = os.read(self._read, 1 << 16)
@@ -252,50 +256,46 @@ class SandboxedPlayer:
             self._failed = "timeout" if str(exc) == "timeout" else "crash"
 
     def receive(self) -> list[Reply]:
-        """The replies to the batch sent, one per decision."""
+        """The replies to the batch sent, one per decision: each must come within the
+        decision's budget (and a grace) of the one before, else the child is killed and
+        the decisions it still owes are its time-outs (its crashes if it died)."""
         assert self._sent is not None
-        request, n, start, deadline = self._sent
+        request, n, start, _deadline = self._sent
         self._sent = None
+        replies: list[Reply] = []
         fault = self._failed
-        message: dict[str, Any] = {}
-        if fault is None:
+        # Timed from now: the driver may have been reading another bot's answers.
+        last = max(start, time.monotonic())
+        while fault is None and len(replies) < n:
             try:
-                message = self._line(deadline)
-                if message.get("t") != "a" or message.get("id") != request:
-                    raise ChildGone("a malformed answer")
-                answers = message.get("a")
-                if not isinstance(answers, list) or len(answers) != n:
+                message = self._line(last + self.budget.decision + GRACE)
+                if (message.get("t") != "a" or message.get("id") != request
+                        or message.get("i") != len(replies)):
                     raise ChildGone("a malformed answer")
             except ChildGone as exc:
                 fault = "timeout" if str(exc) == "timeout" else "crash"
-        elapsed = time.monotonic() - start
+                break
+            arrived = time.monotonic()
+            replies.append(self._reply(message.get("a"), message.get("s"), arrived - last))
+            last = arrived
         if fault is not None:
             if not self.out:
                 self.close()  # started again on the next batch
-            share = elapsed / max(1, n)
-            return [Reply(None, fault, share) for _ in range(n)]
-        return self._replies(message["a"], message.get("s"), elapsed)
+            share = min(self.budget.decision, (time.monotonic() - last) / max(1, n))
+            replies += [Reply(None, fault, share) for _ in range(n - len(replies))]
+        return replies
 
-    def _replies(self, answers: list[Any], spent: Any, elapsed: float) -> list[Reply]:
-        n = len(answers)
-        times: list[float] = []
-        if isinstance(spent, list) and len(spent) == n and all(
-                isinstance(s, int | float) and not isinstance(s, bool) for s in spent):
-            times = [min(max(float(s), 0.0), self.budget.decision) for s in spent]
-            total = sum(times)
-            if elapsed > total:  # what the child does not own up to is shared out
-                extra = (elapsed - total) / n
-                times = [t + extra for t in times]
+    def _reply(self, answer: Any, spent: Any, elapsed: float) -> Reply:
+        # The child's own timing (what it spent on the decision), capped at the budget;
+        # the deadline of each answer is enforced here whatever it says.
+        if isinstance(spent, int | float) and not isinstance(spent, bool):
+            seconds = min(max(float(spent), 0.0), self.budget.decision)
         else:
-            times = [elapsed / n] * n
-        out = []
-        for answer, seconds in zip(answers, times, strict=True):
-            if answer is None or isinstance(answer, str):
-                out.append(Reply(answer, None, seconds))
-            elif isinstance(answer, dict) and "x" in answer:
-                out.append(Reply(None, "timeout", seconds))
-            elif isinstance(answer, dict) and "e" in answer:
-                out.append(Reply(None, "crash", seconds))
-            else:
-                out.append(Reply(None, "illegal", seconds))
-        return out
+            seconds = min(elapsed, self.budget.decision)
+        if answer is None or isinstance(answer, str):
+            return Reply(answer, None, seconds)
+        if isinstance(answer, dict) and "x" in answer:
+            return Reply(None, "timeout", seconds)
+        if isinstance(answer, dict) and "e" in answer:
+            return Reply(None, "crash", seconds)
+        return Reply(None, "illegal", seconds)
