@@ -38,7 +38,8 @@ __all__ = [
     "Meld", "MeldKind", "Outcome", "Phase", "RecordError", "Role", "Rules", "RulesError",
     "SeatView", "Side", "SitterView", "Suit",
     "advise", "all_melds", "best_discards", "best_melds", "can_knock", "card_value",
-    "cut_for_roles", "deadwood", "expert_advise", "expert_bot", "format_cards", "full_deck", "get_language", "greedy_bot",
+    "cut_for_roles", "deadwood", "expert_advise", "expert_bot", "format_cards", "full_deck",
+    "get_language", "greedy_bot",
     "is_run", "is_set", "lay_off", "next_roles", "parse_cards", "random_bot", "score_hand",
     "seeded_random_bot", "set_language",
 ]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import collections
 import hashlib
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -218,3 +217,19 @@ def test_the_command_writes_json_records_and_the_leaderboard(tmp_path: Path) -> 
     page = (out / "r.html").read_text()
     assert "<svg" in page and "ada" in page and "<script" not in page
     assert data["final"]["record"]["winner"] in names
+
+
+@pytest.mark.timeout(300)
+def test_the_same_seed_gives_the_same_results_on_a_dask_cluster() -> None:
+    distributed = pytest.importorskip("distributed")
+    from box_gin.tournament.distributed import dask_runner
+
+    bots = [*references(), Entrant("greedy_again", reference="greedy_bot")]
+    settings = Settings(deals=1, seed=8)
+    here = run(bots, settings, jobs=1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        there = run(bots, settings, runner=dask_runner(client))
+    assert there.records_digest == here.records_digest
+    assert there.to_dict() == here.to_dict()

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import json
 import itertools
+import json
 import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -29,7 +29,7 @@ from typing import Any, Protocol
 from ..actions import DRAW_STOCK, PASS, Action, ActionKind
 from ..bots import Advice, expert_advise, expert_bot, greedy_bot, random_bot
 from ..errors import BoxGinError
-from ..hand import Phase, Role, SeatView
+from ..hand import Role, SeatView
 from ..match import Match, SitterView
 from ..rules import STANDARD, Rules
 
@@ -158,7 +158,7 @@ class LocalPlayer:
                 value = self.play(request.view)
             text = answer_text(value)
             fault = None
-        except Exception:  # noqa: BLE001 - a bot's error is its own fault, counted
+        except Exception:
             text, fault = None, "crash"
         return Reply(text, fault, time.perf_counter() - start)
 

@@ -45,7 +45,7 @@ def rate(names: Sequence[str], results: Iterable[GameResult]) -> dict[str, Ratin
         if game.winner is None:
             continue
         box, captain, sitter = (game.seats[s] for s in ("box", "captain", "sitter"))
-        ranks = [0, 1] if game.winner == "box" else [1, 0]
+        ranks = [0.0, 1.0] if game.winner == "box" else [1.0, 0.0]
         before = ratings[box]
         [[new_box], [new_captain]] = model.rate([[before], [ratings[captain]]], ranks=ranks)
         [[_ignored], [new_sitter]] = model.rate([[before], [ratings[sitter]]], ranks=ranks)

@@ -28,7 +28,6 @@ from .core import (
     GameResult,
     GameSpec,
     LocalPlayer,
-    Player,
     follows_advice,
     play_games,
     schedule,
@@ -82,7 +81,7 @@ def _players(entrants: Sequence[Entrant], needed: set[str], settings: Settings,
             play, advise = REFERENCE_BOTS[e.reference]
             players[e.name] = LocalPlayer(e.name, play, advise)
         else:
-            players[e.name] = SandboxedPlayer(e.name, [tuple(c) for c in e.cells], box,
+            players[e.name] = SandboxedPlayer(e.name, [(c[0], c[1]) for c in e.cells], box,
                                               settings.rules, settings.budget)
     return players
 
@@ -243,8 +242,8 @@ def run(entrants: Sequence[Entrant], settings: Settings | None = None, *, jobs: 
     if len(set(names)) != len(names):
         raise ValueError(f"two bots have the same name: {names}")
     specs = schedule(names, settings.deals, settings.seed)
+    parts = chunks(specs, max(1, jobs) if runner is None else 4)
     runner = runner or _local_runner(jobs)
-    parts = chunks(specs, max(1, jobs) * 4 if jobs > 1 else 1)
     games = sorted((g for part in runner(entrants, parts, settings) for g in part),
                    key=lambda g: g.index)
     bots = summarise(entrants, games)
