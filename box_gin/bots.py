@@ -284,9 +284,9 @@ def _best_discard(view: SeatView, reading: _Reading, mask: int, forbidden: int
 
     now_w, next_w, knock_w, danger_w = EXPERT_WEIGHTS
     limit = view.knock_limit
-    best: tuple[float, int, int] | None = None
     deads = {i: min_deadwood(mask & ~(1 << i)) for i in _bits(mask) if i != forbidden}
     least = min(deads.values())
+    scored = []
     for i, dead in deads.items():
         if dead > least + 10:
             continue
@@ -294,12 +294,42 @@ def _best_discard(view: SeatView, reading: _Reading, mask: int, forbidden: int
         expected, knock_chance = _outlook(rest, reading.unseen_cards, dead, limit)
         score = (now_w * dead + next_w * expected - knock_w * knock_chance
                  + danger_w * _danger(i, reading.held))
-        key = (score, -_VALUE_OF[i], i)
-        if best is None or key < best:
-            best = key
-    assert best is not None
-    index = best[2]
+        scored.append((score, -_VALUE_OF[i], i))
+    scored.sort()
+    if LOOKAHEAD and len(scored) > 1:
+        # The closest few, looked at two draws ahead: the chance to knock by then.
+        top = [(score - LOOKAHEAD * _knock_in_two(mask & ~(1 << i), reading.unseen_cards,
+                                                  limit), v, i)
+               for score, v, i in scored[:3]]
+        scored = sorted(top)
+    index = scored[0][2]
     return index, deads[index]
+
+
+#: The weight, in points, of the chance to knock within two draws (0: look one ahead).
+LOOKAHEAD = 20.0
+
+
+def _knock_in_two(hand: int, cards: tuple[int, ...], limit: int) -> float:
+    """The chance of knocking within two draws from the stock, shedding the card that
+    leaves the least deadwood after the first."""
+    from .kernels import discard_table, least_after
+
+    if not cards:
+        return 0.0
+    total = 0.0
+    n = len(cards)
+    for i in cards:
+        drawn = hand | 1 << i
+        rows = discard_table(drawn)
+        best = min(rows, key=lambda r: r[3])
+        if best[3] <= limit:
+            total += 1.0
+            continue
+        kept = drawn & ~(1 << best[2])
+        total += sum(1 for j in cards if j != i and least_after(kept | 1 << j, -1) <= limit
+                     ) / (n - 1 or 1)
+    return total / n
 
 
 def _opponent_deadwood(reading: _Reading, stock: int) -> float:

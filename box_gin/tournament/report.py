@@ -131,7 +131,8 @@ def leaderboard_html(results: dict[str, Any], title: str | None = None) -> str:
     fair = _("Every bot played every seat against every other on the same deals. Bots "
              "whose 95% intervals overlap share a place: neither is surely better.")
     out.append(f'<p class="bg-muted">{_h(fair)}</p>')
-    out.append(f'<h2 id="leaderboard">{_h(_("Leaderboard"))}</h2>')
+    board_title = _("Leaderboard")
+    out.append(f'<h2 id="leaderboard">{_h(board_title)}</h2>')
     seats = (Role.BOX, Role.CAPTAIN, Role.SITTER)
     heads = [_("place"), _("bot"), _("rating"), _("95% interval"), _("games"), _("wins"),
              *[_("wins as {seat}").format(seat=s.label) for s in seats],
@@ -157,13 +158,15 @@ def leaderboard_html(results: dict[str, Any], title: str | None = None) -> str:
             f'<td class="bg-num">{b["games"]}</td><td class="bg-num">{b["wins"]}</td>'
             f"{per_seat}{faults}</tr>")
     out.append("</tbody></table>")
-    out.append(f'<h2 id="ratings">{_h(_("Ratings with their 95% intervals"))}</h2>')
+    chart_title = _("Ratings with their 95% intervals")
+    out.append(f'<h2 id="ratings">{_h(chart_title)}</h2>')
     out.append(ratings_svg(bots))
     final = results.get("final")
     if final:
         record = final["record"]
         match = Match.from_dict(record)
-        out.append(f'<h2 id="final">{_h(_("The final"))}</h2>')
+        final_title = _("The final")
+        out.append(f'<h2 id="final">{_h(final_title)}</h2>')
         line = _("The three best bots played a whole match to {target} points.").format(
             target=record["rules"].get("target", 100))
         out.append(f"<p>{_h(line)}</p>")
