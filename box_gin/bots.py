@@ -300,7 +300,7 @@ def _best_discard(view: SeatView, reading: _Reading, mask: int, forbidden: int
         # The closest few, looked at two draws ahead: the chance to knock by then.
         top = [(score - LOOKAHEAD * _knock_in_two(mask & ~(1 << i), reading.unseen_cards,
                                                   limit), v, i)
-               for score, v, i in scored[:3]]
+               for score, v, i in scored[:_LOOK_AT]]
         scored = sorted(top)
     index = scored[0][2]
     return index, deads[index]
@@ -308,6 +308,8 @@ def _best_discard(view: SeatView, reading: _Reading, mask: int, forbidden: int
 
 #: The weight, in points, of the chance to knock within two draws (0: look one ahead).
 LOOKAHEAD = 20.0
+#: How many of the best discards by one draw are looked at two draws ahead.
+_LOOK_AT = 3
 
 
 def _knock_in_two(hand: int, cards: tuple[int, ...], limit: int) -> float:
