@@ -141,11 +141,11 @@ def leaderboard_html(results: dict[str, Any], title: str | None = None) -> str:
         f"<th>{_h(h)}</th>" for h in heads) + "</tr></thead><tbody>")
     reference = _("(reference)")
     for b in bots:
-        name = _h(b["name"]) + (f' <span class="bg-muted">{_h(reference)}</span>'
+        name = f'<bdi>{_h(b["name"])}</bdi>' + (f' <span class="bg-muted">{_h(reference)}</span>'
                                 if b["reference"] else "")
         per_seat = "".join(
-            f'<td class="bg-num">{b["wins_per_seat"][s.value]}/{b["games_per_seat"][s.value]}'
-            "</td>" for s in seats)
+            f'<td class="bg-num"><bdi dir="ltr">{b["wins_per_seat"][s.value]}/'
+            f'{b["games_per_seat"][s.value]}</bdi></td>' for s in seats)
         faults = "".join(
             f'<td class="bg-num{" bg-faults" if b[k] else ""}">{b[k]}</td>'
             for k in ("illegal", "timeouts", "crashes"))
@@ -154,7 +154,7 @@ def leaderboard_html(results: dict[str, Any], title: str | None = None) -> str:
             f'<tr data-bot="{_h(b["name"])}"{row_class}>'
             f'<td class="bg-num">{b["place"]}</td><td>{name}</td>'
             f'<td class="bg-num">{b["rating"]:.1f}</td>'
-            f'<td class="bg-num">{b["low"]:.1f} – {b["high"]:.1f}</td>'
+            f'<td class="bg-num"><bdi dir="ltr">{b["low"]:.1f} – {b["high"]:.1f}</bdi></td>'
             f'<td class="bg-num">{b["games"]}</td><td class="bg-num">{b["wins"]}</td>'
             f"{per_seat}{faults}</tr>")
     out.append("</tbody></table>")
