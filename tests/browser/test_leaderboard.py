@@ -44,10 +44,11 @@ def test_the_leaderboard_shows_the_tournament(page: Any, results: dict[str, Any]
     # The chart: an interval per bot, its dot inside it, best first from the top.
     lines = page.locator("svg.bg-ratings line[data-bot]")
     assert lines.evaluate_all("ls => ls.map(l => l.dataset.bot)") == names
-    boxes = lines.evaluate_all(
-        "ls => ls.map(l => { const b = l.getBoundingClientRect(); return [b.left, b.right, b.top]; })")
+    boxes = lines.evaluate_all("ls => ls.map(l => { const b = l.getBoundingClientRect(); "
+                               "return [b.left, b.right, b.top]; })")
     dots = page.locator("svg.bg-ratings circle").evaluate_all(
-        "cs => cs.map(c => { const b = c.getBoundingClientRect(); return (b.left + b.right) / 2; })")
+        "cs => cs.map(c => { const b = c.getBoundingClientRect(); "
+        "return (b.left + b.right) / 2; })")
     for (left, right, _top), dot in zip(boxes, dots, strict=True):
         assert left - 1 <= dot <= right + 1
     assert [b[2] for b in boxes] == sorted(b[2] for b in boxes)
