@@ -23,6 +23,15 @@ _PHASE_NO = {p: i for i, p in enumerate(_PHASES)}
 _TEXT = {c: str(c) for c in BY_INDEX}
 _CARD = {str(c): c for c in BY_INDEX}
 _ACTIONS: dict[str, Action] = {}
+#: A history entry's text, by the entry (role, action text), made once.
+_ENTRIES: dict[tuple[Role, str], str] = {}
+
+
+def _entry(item: tuple[Role, str]) -> str:
+    found = _ENTRIES.get(item)
+    if found is None:
+        found = _ENTRIES[item] = f"{_ROLE_NO[item[0]]}:{item[1]}"
+    return found
 
 
 def _cards(cards: tuple[Card, ...]) -> str:
@@ -50,7 +59,7 @@ def encode(view: SeatView) -> list[Any]:
         _cards(view.opponent_known), view.opponent_card_count, view.knock_limit,
         [str(a) for a in view.legal_actions],
         "" if view.taken_card is None else _TEXT[view.taken_card],
-        [f"{_ROLE_NO[r]}:{t}" for r, t in view.history],
+        [_entry(h) for h in view.history],
     ]
 
 
