@@ -241,6 +241,9 @@ def legal_match(text: str | None, legal: Sequence[Action]) -> Action | None:
     engine lays out the best melds), or None."""
     if not isinstance(text, str) or len(text) > MAX_ACTION:
         return None
+    for candidate in legal:  # the usual case: the legal action's own text
+        if str(candidate) == text:
+            return candidate
     try:
         action = Action.parse(text)
     except (BoxGinError, ValueError, TypeError):
