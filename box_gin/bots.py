@@ -137,9 +137,11 @@ def greedy_bot(view: SeatView | SitterView) -> Action:
 # holds (what it collects), and what the opponent threw away or let go by (what it does
 # not).  Every other card is *unseen*: in the stock or in the opponent's hand.  It
 # weighs each discard by the deadwood it leaves, by what the next draw may bring (the
-# least deadwood over every unseen card, averaged), and by the chance that the opponent
-# melds the card it throws; it takes a discard only when that beats the stock on
-# average; and it knocks unless its deadwood is likely to be undercut.
+# least deadwood over every unseen card, averaged, and the chance to knock within one
+# and two draws), and by the chance that the opponent melds the card it throws; it takes
+# a discard that melds and lowers its deadwood, or lets it knock at once; and it knocks
+# as soon as it may (waiting for a safer knock measured worse against a fast knocker:
+# set CAREFUL_KNOCKS to wait while an undercut looks likely).
 
 _ALL = (1 << 52) - 1
 
@@ -267,10 +269,6 @@ def _outlook(hand: int, cards: tuple[int, ...], now: int, limit: int) -> tuple[f
     return total / len(cards), knocks / len(cards)
 
 
-#: How much better than the stock's average a discard must leave the deadwood to be
-#: taken.
-_TAKE_MARGIN = 1.0
-
 #: The expert's weights: the deadwood kept now, the deadwood expected after the next
 #: draw, the chance of knocking after it (in points), and the points a card the
 #: opponent melds is worth to it.
@@ -341,30 +339,22 @@ def _opponent_deadwood(reading: _Reading, stock: int) -> float:
     return max(2.0, 48.0 - 4.5 * reading.turns - 6.0 * collected)
 
 
-def _takes(taken: int, now: int, stock: float, melds: bool, limit: int) -> bool:
+def _takes(taken: int, now: int, melds: bool, limit: int) -> bool:
     """Whether to take the top discard, which leaves ``taken`` deadwood (``now``: before;
-    ``stock``: expected from the stock; ``melds``: the card goes into a meld)."""
-    rule = _DRAW_RULE
-    if rule == 0:
-        return taken < stock - _TAKE_MARGIN or (melds and taken + 4 <= now and taken < stock)
-    if rule == 1:
-        return (melds and taken < now) or taken <= limit
-    if rule == 2:
-        return (melds and taken < stock) or taken <= limit
-    return (melds and taken + 4 <= now) or taken <= limit
-
-
-_DRAW_RULE = 1
+    ``melds``: the card goes into a meld): when it melds and lowers the deadwood, or
+    lets the seat knock at once."""
+    return (melds and taken < now) or taken <= limit
 
 
 def _should_knock(view: SeatView, reading: _Reading, dead: int) -> bool:
     """Knock (with ``dead`` deadwood) unless an undercut looks likely."""
-    if dead == 0 or not _CAREFUL_KNOCKS:
+    if dead == 0 or not CAREFUL_KNOCKS:
         return True
     return dead + 3 < _opponent_deadwood(reading, view.stock_size) or view.stock_size <= 4
 
 
-_CAREFUL_KNOCKS = False
+#: Wait for a safer knock while an undercut looks likely (off: it loses races).
+CAREFUL_KNOCKS = False
 
 
 def expert_choice(view: SeatView | SitterView) -> tuple[Action, str]:
@@ -390,14 +380,24 @@ def expert_choice(view: SeatView | SitterView) -> tuple[Action, str]:
         take = TAKE if view.phase is Phase.UPCARD_OFFER else DRAW_DISCARD
         # The card melds when keeping it as deadwood would leave more.
         melds = taken < least_after(reading.mine, -1) + top.value
-        if _takes(taken, now, stock, melds, view.knock_limit):
+        if _takes(taken, now, melds, view.knock_limit):
+            if taken < stock:
+                return take, _(
+                    "the {card} brings your deadwood from {before} down to {after}, better "
+                    "than the stock's {expected:.1f} on average").format(
+                    card=top.label, before=now, after=taken, expected=stock)
             return take, _(
-                "the {card} brings your deadwood from {before} down to {after}, better "
-                "than the stock's {expected:.1f} on average").format(
-                card=top.label, before=now, after=taken, expected=stock)
-        return stock_action, _(
-            "the stock brings your deadwood to {expected:.1f} on average, the {card} only "
-            "to {after}").format(expected=stock, card=top.label, after=taken)
+                "the {card} makes a meld and brings your deadwood from {before} down to "
+                "{after}").format(card=top.label, before=now, after=taken)
+        if taken >= stock:
+            return stock_action, _(
+                "the stock brings your deadwood to {expected:.1f} on average, the {card} "
+                "only to {after}").format(expected=stock, card=top.label, after=taken)
+        if view.phase is Phase.UPCARD_OFFER:
+            return stock_action, _("the {card} makes no meld that lowers your deadwood "
+                                   "({now})").format(card=top.label, now=now)
+        return stock_action, _("the {card} on the pile would not help you: try the stock"
+                               ).format(card=top.label)
     mask = mask_of(view.hand)
     if any(a.kind is ActionKind.BIG_GIN for a in legal):
         return Action(ActionKind.BIG_GIN), _("all eleven of your cards are melded")
