@@ -89,7 +89,7 @@ ENGINE_TESTS := tests/test_cards.py tests/test_melds.py tests/test_hand.py \
 # (2) what must run alone: the real browser, and the red team and the sandbox, whose
 # checks see every process and temporary folder of the machine; (3) the engine again on
 # the other kernels.
-ALONE := tests/browser tests/test_redteam.py tests/test_sandbox.py
+ALONE := tests/browser tests/test_redteam.py tests/test_sandbox.py tests/test_tournament.py
 
 pytest: $(VENV)/.stamp-test $(NBG)/.stamp
 	BOX_GIN_NBGRADER_VENV=$(CURDIR)/$(NBG) BOX_GIN_REQUIRE_NBGRADER=1 \

@@ -78,6 +78,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--db", type=Path, default=Path("box-gin-class.db"), metavar="PATH",
                        help=_("the database of the tables and their games (default "
                               "box-gin-class.db)"))
+    from .tournament import cli as tournament_cli
+
+    tournament_cli.add_command(sub)
     return parser
 
 
@@ -92,6 +95,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _release(args)
     if args.command == "serve":
         return _serve(args)
+    if args.command == "tournament":
+        from .tournament import cli as tournament_cli
+
+        return tournament_cli.run(args)
     handled = platforms_cli.run(args)
     if handled is not None:
         return handled

@@ -1,0 +1,70 @@
+"""Tournament benchmarks: the expert against greedy, the expert sitter's advice, and
+sandboxed decisions per second (see benchmarks/README.md, "Tournament").
+
+    python benchmarks/tournament.py [--deals N] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import tempfile
+import time
+from pathlib import Path
+
+from box_gin.bots import expert_advise, expert_bot, greedy_bot
+from box_gin.tournament import Budget, Settings, measure, measure_advice, run
+from box_gin.tournament.cli import entrants
+
+GREEDY = """
+from box_gin import greedy_bot
+def play(view):
+    return greedy_bot(view)
+def advise(view):
+    return greedy_bot(view)
+"""
+
+
+def sandboxed_rate(bots: int, deals: int, jobs: int) -> tuple[float, int, float]:
+    """Decisions per second of a tournament of ``bots`` sandboxed greedy bots."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(bots):
+            folder = Path(tmp) / f"bot{i:02d}"
+            folder.mkdir()
+            (folder / "bot.py").write_text(GREEDY)
+        found, _skipped = entrants([Path(tmp)], with_references=False)
+        start = time.perf_counter()
+        results = run(found, Settings(deals=deals, seed=1, budget=Budget(2.0, 60.0),
+                                      lanes=256), jobs=jobs, final=False)
+        seconds = time.perf_counter() - start
+    decisions = sum(b.decisions for b in results.bots)
+    return decisions / seconds, len(results.games), seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--deals", type=int, default=2000)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    deals = 50 if args.quick else args.deals
+    print(f"CPython {platform.python_version()}, {os.cpu_count()} CPUs, "
+          f"load {os.getloadavg()[2]:.1f}")
+    start = time.perf_counter()
+    m = measure(expert_bot, against=greedy_bot, deals=deals, seed=2026)
+    low, high = m.interval
+    print(f"expert vs greedy: {m.wins.wins}/{m.wins.games} = {m.rate:.1%} "
+          f"[{low:.1%}, {high:.1%}], {m.drawn} drawn ({time.perf_counter() - start:.0f} s)")
+    a = measure_advice(greedy_bot, expert_advise, against=greedy_bot, deals=deals, seed=2026)
+    d, dl, dh = a.difference
+    print(f"greedy captain advised by the expert sitter: {a.advised}; alone: {a.alone}; "
+          f"gain {d:+.1%} [{dl:+.1%}, {dh:+.1%}]")
+    for jobs in (1, 2):
+        rate, games, seconds = sandboxed_rate(6 if args.quick else 8, 2 if args.quick else 6,
+                                              jobs)
+        print(f"sandboxed decisions, -j {jobs}: {rate:,.0f}/s ({games} games in "
+              f"{seconds:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
