@@ -68,8 +68,9 @@ STAGED = ("cards.py", "errors.py", "i18n.py", "views/__init__.py", "views/cards.
           "katas/wire.py", "checker/child.py")
 #: The most a child may send in one line (bytes); more is an attack or a bug.
 MAX_LINE = 8 * 1024 * 1024
-#: The first uid of the sandboxes when the checker is root (one uid per concurrent child).
-UID_BASE = int(os.environ.get("BOX_GIN_SANDBOX_UID", "3210000"))
+#: The first uid of the sandboxes when the checker is root (one uid per concurrent child);
+#: ``$BOX_GIN_SANDBOX_UID`` moves it (read when a run claims its uids).
+UID_BASE = 3210000
 #: How many uids from UID_BASE runs may claim (several runs at once each take their own).
 UID_RANGE = 1024
 KINDS = ("bubblewrap", "uid", "none")
@@ -599,7 +600,8 @@ class Sandbox:
         children, nor this run its.  Each uid is held by an exclusive lock in a fixed
         system folder until :meth:`close`, and taken only when no process runs as it."""
         folder = self.lock_folder = lock_folder()
-        for uid in range(UID_BASE, UID_BASE + UID_RANGE):
+        base = uid_base()
+        for uid in range(base, base + UID_RANGE):
             if self.uids.qsize() >= n:
                 return
             try:
@@ -621,6 +623,14 @@ class Sandbox:
             return
         raise SandboxError(_("no free sandbox uid: {n} runs of the checker at once?").format(
             n=UID_RANGE))
+
+
+def uid_base() -> int:
+    """The first sandbox uid: ``$BOX_GIN_SANDBOX_UID``, else :data:`UID_BASE`."""
+    try:
+        return int(os.environ.get("BOX_GIN_SANDBOX_UID", UID_BASE))
+    except ValueError:
+        return UID_BASE
 
 
 def lock_folder() -> Path:
