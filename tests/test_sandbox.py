@@ -19,9 +19,12 @@ from runas import NOBODY, open_copy, open_temp_folder, runtime
 
 from box_gin.checker.sandbox import (
     STAGED,
+    Cgroups,
     Limits,
     Sandbox,
     SandboxError,
+    closed_folder,
+    lock_folder,
     open_sandbox,
     uid_base,
     uid_processes,
@@ -228,3 +231,187 @@ def test_two_runs_at_once_never_share_a_sandbox_uid():
             third.close()
     finally:
         first.close()
+
+
+FOOTPRINT = r"""
+import json, os, sys
+seen = {"written": [], "tmp_files": 0, "tmp_bytes": 0}
+for place in ("/x", "/dev/x", "/box/x", "/usr/x", "/proc/x"):
+    try:
+        open(place, "w").close()
+        seen["written"].append(place)
+    except OSError:
+        pass
+    try:
+        os.mkdir(place + "d")
+        seen["written"].append(place + "d")
+    except OSError:
+        pass
+with open("/dev/null", "w") as f:  # the devices still work
+    f.write("ok")
+seen["urandom"] = len(open("/dev/urandom", "rb").read(8))
+try:
+    for i in range(100_000):
+        open(f"/tmp/f{i}", "w").close()
+        seen["tmp_files"] += 1
+except OSError:
+    pass
+for i in range(seen["tmp_files"]):
+    os.unlink(f"/tmp/f{i}")
+try:
+    with open("/tmp/big", "wb") as f:
+        for i in range(64):
+            f.write(b"x" * 512 * 1024)
+            f.flush()
+            seen["tmp_bytes"] += 512 * 1024
+except OSError:
+    pass
+os.unlink("/tmp/big")
+try:
+    with open("/tmp/n", "wb") as f:  # many files of 512 KiB: the disk, not the file size
+        pass
+    for i in range(64):
+        with open(f"/tmp/part{i}", "wb") as f:
+            f.write(b"x" * 512 * 1024)
+        seen["tmp_bytes_files"] = (i + 1) * 512 * 1024
+except OSError:
+    pass
+seen["mountinfo"] = open("/proc/self/mountinfo").read()
+seen["caps"] = {l.split(":")[0]: l.split()[1] for l in open("/proc/self/status") if l.startswith("Cap")}
+print(json.dumps(seen))
+"""
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+def test_the_bubblewrap_footprint_is_capped_and_the_stage_path_hidden():
+    box = open_sandbox("bubblewrap")
+    try:
+        assert box.inode_cap  # the child mounts its /tmp with nr_inodes here
+        done = _run_in(box, FOOTPRINT)
+        assert done.returncode == 0, done.stderr
+        seen = json.loads(done.stdout)
+        stage = str(box.stage)
+    finally:
+        box.close()
+    assert seen["written"] == []  # root, /dev, /box, /usr, /proc: read-only
+    assert seen["urandom"] == 8
+    limits = Limits()
+    assert 0 < seen["tmp_files"] < limits.disk_inodes  # inodes capped
+    assert seen["tmp_bytes"] <= limits.file_bytes  # one file: RLIMIT_FSIZE
+    assert seen.get("tmp_bytes_files", 0) <= limits.disk_bytes  # all files: the tmpfs size
+    # Nothing names the host: no stage folder, no TMPDIR, no checkout.
+    for host in (stage, os.path.basename(stage), tempfile.gettempdir() + "/", str(ROOT)):
+        assert host not in seen["mountinfo"], host
+    # The capability given for the mount of /tmp is gone from every set it acts through.
+    assert all(int(seen["caps"][c], 16) == 0 for c in ("CapInh", "CapPrm", "CapEff", "CapAmb"))
+    lines = [line.split() for line in seen["mountinfo"].splitlines()]
+    by_point = {}
+    for parts in lines:
+        by_point[parts[4]] = parts[5]
+    assert by_point["/"].startswith("ro") and by_point["/dev"].startswith("ro")
+    assert by_point["/tmp"].startswith("rw")
+    assert [p for p, opts in by_point.items() if opts.startswith("rw")
+            and p not in ("/tmp", "/proc", "/dev/pts") and not p.startswith("/dev/")] == []
+
+
+@pytest.mark.skipif(Cgroups.open() is None, reason="no writable memory and pids cgroup")
+def test_a_memory_cgroup_bounds_what_the_sandbox_holds_in_the_kernel():
+    # Socket buffers are not in the address space: only the cgroup bounds them.  With
+    # many open files allowed, the child tries to hold 600 MiB in socketpairs.
+    code = r"""
+import socket, sys
+held, keep = 0, []
+while held < 600 << 20:
+    a, b = socket.socketpair()
+    keep += [a, b]
+    for s in (a, b):
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 30)
+        s.setblocking(False)
+        try:
+            while True:
+                held += s.send(b"x" * 65536)
+        except OSError:
+            pass
+print(held)
+"""
+    limits = Limits(memory_bytes=256 << 20, open_files=4096)
+    box = open_sandbox("auto", limits=limits)
+    try:
+        assert box.cgroups is not None
+        assert "cgroup per child: 256 MiB" in box.describe()
+        peak: list[int] = []
+        done = _run_in(box, code, limits=limits, peak=peak)
+    finally:
+        box.close()
+    assert done.returncode != 0 and not done.stdout.strip()  # killed before 600 MiB
+    assert 0 < peak[0] <= 256 << 20
+
+
+def test_the_output_says_which_limits_are_in_force_and_which_are_not():
+    box = open_sandbox("auto")
+    try:
+        groups, cap = box.cgroups, box.inode_cap
+        text = box.describe()
+        assert "limits in force:" in text and "32 open files" in text
+        box.cgroups, box.inode_cap = None, False
+        weaker = box.describe()
+        box.cgroups, box.inode_cap = groups, cap
+    finally:
+        box.close()
+    assert "not in force: " in weaker and "memory cgroup" in weaker
+    if box.kind == "bubblewrap":
+        assert "cap on the number of files in /tmp" in weaker
+        assert ("4096 files" in text) == cap
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="sandbox uids are a root checker's")
+def test_uid_claims_are_machine_wide_whatever_tmpdir(monkeypatch, tmp_path):
+    first_tmp, second_tmp = tmp_path / "a", tmp_path / "b"
+    for folder in (first_tmp, second_tmp):
+        folder.mkdir(mode=0o700)
+    monkeypatch.setattr(tempfile, "tempdir", str(first_tmp))
+    first = open_sandbox("auto", jobs=2)
+    try:
+        monkeypatch.setattr(tempfile, "tempdir", str(second_tmp))
+        second = open_sandbox("auto", jobs=2)
+        try:
+            assert first.lock_folder == second.lock_folder == lock_folder()
+            assert str(lock_folder()).startswith(("/run/lock/", "/var/lock/"))
+            assert not set(first.uids.queue) & set(second.uids.queue)
+            # A private TMPDIR (mode 700): the stage goes where the children can enter.
+            for box in (first, second):
+                assert closed_folder(box.stage) is None
+                assert not str(box.stage).startswith(str(tmp_path))
+        finally:
+            second.close()
+    finally:
+        first.close()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="sandbox uids are a root checker's")
+def test_a_uid_is_never_taken_while_a_process_runs_as_it(own_uids):
+    squatter = subprocess.Popen(["sleep", "60"], user=own_uids, group=own_uids,
+                                extra_groups=[])
+    try:
+        box = open_sandbox("auto", jobs=1)
+        try:
+            assert own_uids not in set(box.uids.queue)
+        finally:
+            box.close()
+        assert squatter.poll() is None  # and nothing of it was killed
+    finally:
+        squatter.kill()
+        squatter.wait()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a root checker's staging")
+def test_a_private_tmpdir_that_no_place_opens_is_said_precisely(monkeypatch, tmp_path):
+    closed = tmp_path / "closed"
+    closed.mkdir(mode=0o700)
+    monkeypatch.setattr(tempfile, "tempdir", str(closed))
+    monkeypatch.setattr("box_gin.checker.sandbox.STAGE_PLACES", ())
+    with pytest.raises(SandboxError, match=r"cannot enter .*chmod o\+x.*TMPDIR"):
+        open_sandbox("uid")
+    if shutil.which("bwrap") is not None:  # bubblewrap copies the stage in: it works
+        box = open_sandbox("bubblewrap")
+        box.close()
