@@ -32,7 +32,7 @@ from box_gin.katas import BY_NAME, KATAS
 ROOT = Path(__file__).resolve().parent.parent
 ATTACKS = ROOT / "tests" / "submissions" / "attacks"
 SOLUTIONS = ROOT / "solutions"
-HONEST = ("honest_ada", "honest_ben", "victim")
+HONEST = ("honest_ada", "honest_ben", "honest_cy", "victim")
 JOBS = 2
 #: The stated bound on one red-team run (seconds): budget 6 s per submission, -j 2.
 BOUND = 150
@@ -315,3 +315,59 @@ def test_red_team_as_root():
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to switch to an unprivileged user")
 def test_red_team_as_an_unprivileged_user():
     red_team_run(unprivileged=True)
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+@pytest.mark.skipif(os.geteuid() != 0, reason="two root graders side by side")
+def test_two_root_graders_at_once_with_private_tmpdirs_keep_every_honest_mark():
+    """Two courses graded at the same time on one machine, each with its own private
+    TMPDIR (mode 700, as ``mktemp -d`` makes it), from the same uid range, over the same
+    small class holding attacks that kill everything they see and grab the uid locks:
+    every honest student keeps full marks in both, and neither run leaves a process."""
+    top = open_temp_folder("box-gin-two-graders-")
+    fences: list[Fence] = []
+    try:
+        course = top / "course"
+        for student in ("honest_ada", "honest_ben", "honest_cy"):
+            (course / student).mkdir(parents=True)
+            for notebook in SOLUTIONS.glob("*.ipynb"):
+                shutil.copy(notebook, course / student / notebook.name)
+        for attack in ("kill_siblings", "sbx_second_grader", "sbx_socket_memory"):
+            (course / attack).mkdir()
+            shutil.copy(ATTACKS / f"{attack}.py", course / attack / f"{attack}.py")
+        base = str(3_300_000 + secrets.randbelow(500) * 1024)
+        runs = []
+        for name in ("one", "two"):
+            folder = top / name
+            folder.mkdir()
+            out = folder / "out"
+            out.mkdir()
+            # The whole default budget: two graders share a busy machine; no attack here
+            # hangs, so it costs no time.
+            command, env, _package = grader_command(folder, course, out, unprivileged=False,
+                                                    budget=60)
+            private = Path(tempfile.mkdtemp(prefix="box-gin-private-"))  # mode 700
+            env.update(TMPDIR=str(private), BOX_GIN_SANDBOX_UID=base)
+            fence = Fence(None)
+            fences.append(fence)
+            runs.append((out, private, fence, subprocess.Popen(
+                fence.wrap(command), env=env, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, cwd=str(folder))))
+        total = sum(k.points for k in KATAS)
+        for out, private, fence, proc in runs:
+            stdout, stderr = proc.communicate(timeout=BOUND + 60)
+            text = stderr.decode("utf-8", "replace")
+            assert proc.returncode == 0, stdout.decode()[-2000:] + text[-2000:]
+            data = json.loads((out / "grades.json").read_text())
+            scores = {s["student"]: s["score"] for s in data["students"]}
+            assert scores == {"honest_ada": total, "honest_ben": total, "honest_cy": total,
+                              "kill_siblings": 0, "sbx_second_grader": 0,
+                              "sbx_socket_memory": 0}, honest_troubles(data)
+            assert "bubblewrap" in data["isolation"]
+            assert sorted(os.listdir(private)) == []  # nothing left in its TMPDIR
+            private.rmdir()
+            assert not fence.processes()
+    finally:
+        for fence in fences:
+            fence.close()
+        shutil.rmtree(top, ignore_errors=True)
