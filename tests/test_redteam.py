@@ -34,8 +34,12 @@ ATTACKS = ROOT / "tests" / "submissions" / "attacks"
 SOLUTIONS = ROOT / "solutions"
 HONEST = ("honest_ada", "honest_ben", "honest_cy", "victim")
 JOBS = 2
-#: The stated bound on one red-team run (seconds): budget 6 s per submission, -j 2.
-BOUND = 150
+#: The budget of one submission in the red team (seconds): an honest student needs about
+#: 2 s on a quiet machine; 15 s keeps its marks on a shared, loaded one (load 15 on 2
+#: cores was seen), while a hanging attack costs no more than that.
+BUDGET = 15
+#: The stated bound on one red-team run (seconds): BUDGET per submission, -j 2.
+BOUND = 300
 #: What the notebook attacks try (their JSON is the attack: no room for a docstring).
 NOTEBOOK_ATTACKS = {"invalid_json": "a notebook whose JSON is cut short, to crash the reader"}
 
@@ -194,7 +198,7 @@ class Fence:
 
 
 def grader_command(top: Path, course: Path, out: Path, *, unprivileged: bool,
-                   jobs: int = JOBS, budget: int = 6) -> tuple[list[str], dict[str, str], Path]:
+                   jobs: int = JOBS, budget: int = BUDGET) -> tuple[list[str], dict[str, str], Path]:
     """The command that grades ``course`` into ``out`` (and its environment); and the
     folder holding the ``box_gin`` it runs."""
     home = top / "home"

@@ -415,3 +415,16 @@ def test_a_private_tmpdir_that_no_place_opens_is_said_precisely(monkeypatch, tmp
     if shutil.which("bwrap") is not None:  # bubblewrap copies the stage in: it works
         box = open_sandbox("bubblewrap")
         box.close()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a root checker's interpreter for its children")
+def test_an_interpreter_the_sandbox_uid_cannot_reach_is_said_precisely(monkeypatch, tmp_path):
+    closed = tmp_path / "closed"
+    (closed / "bin").mkdir(parents=True)
+    os.chmod(closed, 0o700)
+    python = closed / "bin" / "python3"
+    python.symlink_to(os.path.realpath(sys.executable))  # a venv in a private checkout
+    monkeypatch.setattr("box_gin.checker.sandbox._pythons", lambda: [str(python)])
+    with pytest.raises(SandboxError, match=r"cannot enter .*closed.*install Python where "
+                                           r"every user may run it"):
+        open_sandbox("auto")
