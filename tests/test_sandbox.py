@@ -338,7 +338,7 @@ print(held)
     box = open_sandbox("auto", limits=limits)
     try:
         assert box.cgroups is not None
-        assert "cgroup per child: 256 MiB" in box.describe()
+        assert "cgroup per child: memory 256 MiB" in box.describe()
         peak: list[int] = []
         done = _run_in(box, code, limits=limits, peak=peak)
     finally:
@@ -352,7 +352,7 @@ def test_the_output_says_which_limits_are_in_force_and_which_are_not():
     try:
         groups, cap = box.cgroups, box.inode_cap
         text = box.describe()
-        assert "limits in force:" in text and "32 open files" in text
+        assert "limits in force:" in text and "open files at most: 32" in text
         box.cgroups, box.inode_cap = None, False
         weaker = box.describe()
         box.cgroups, box.inode_cap = groups, cap
@@ -361,7 +361,7 @@ def test_the_output_says_which_limits_are_in_force_and_which_are_not():
     assert "not in force: " in weaker and "memory cgroup" in weaker
     if box.kind == "bubblewrap":
         assert "cap on the number of files in /tmp" in weaker
-        assert ("4096 files" in text) == cap
+        assert ("files at most: 4096" in text) == cap
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="sandbox uids are a root checker's")

@@ -409,15 +409,15 @@ class Sandbox:
             on.append(_("read-only root and /dev"))
             size = f"{lim.disk_bytes / MIB:g}"
             if self.inode_cap:
-                on.append(_("/tmp of {size} MiB and {n} files").format(
+                on.append(_("/tmp of {size} MiB, files at most: {n}").format(
                     size=size, n=lim.disk_inodes))
             else:
                 on.append(_("/tmp of {size} MiB").format(size=size))
                 off.append(_("a cap on the number of files in /tmp"))
-        on.append(_("{n} open files").format(n=lim.open_files))
+        on.append(_("open files at most: {n}").format(n=lim.open_files))
         if self.cgroups is not None:
-            on.append(_("a cgroup per child: {size} MiB of memory, kernel buffers "
-                        "included, and {n} processes").format(
+            on.append(_("a cgroup per child: memory {size} MiB (kernel buffers "
+                        "included), processes at most: {n}").format(
                 size=f"{lim.memory_bytes / MIB:g}", n=lim.sandbox_pids))
         else:
             off.append(_("a memory cgroup (no writable one here): socket and pipe buffers "
