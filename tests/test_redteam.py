@@ -23,7 +23,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from runas import NOBODY, open_temp_folder, runtime
 
 from box_gin.checker.sandbox import Cgroups, Limits, uid_processes
@@ -197,8 +196,8 @@ class Fence:
             self.groups.close()
 
 
-def grader_command(top: Path, course: Path, out: Path, *, unprivileged: bool,
-                   jobs: int = JOBS, budget: int = BUDGET) -> tuple[list[str], dict[str, str], Path]:
+def grader_command(top: Path, course: Path, out: Path, *, unprivileged: bool, jobs: int = JOBS,
+                   budget: int = BUDGET) -> tuple[list[str], dict[str, str], Path]:
     """The command that grades ``course`` into ``out`` (and its environment); and the
     folder holding the ``box_gin`` it runs."""
     home = top / "home"

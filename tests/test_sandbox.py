@@ -11,10 +11,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 import pytest
-
 from runas import NOBODY, open_copy, open_temp_folder, runtime
 
 from box_gin.checker.sandbox import (
@@ -277,7 +275,8 @@ try:
 except OSError:
     pass
 seen["mountinfo"] = open("/proc/self/mountinfo").read()
-seen["caps"] = {l.split(":")[0]: l.split()[1] for l in open("/proc/self/status") if l.startswith("Cap")}
+seen["caps"] = {line.split(":")[0]: line.split()[1] for line in open("/proc/self/status")
+                if line.startswith("Cap")}
 print(json.dumps(seen))
 """
 

@@ -246,7 +246,7 @@ class Cgroups:
             with open("/proc/self/mountinfo") as f:
                 for line in f:
                     left, _sep, right = line.partition(" - ")
-                    fstype, _source, options = (right.split() + ["", "", ""])[:3]
+                    fstype, _source, options = [*right.split(), "", "", ""][:3]
                     point = left.split()[4]
                     if fstype == "cgroup":
                         for name in options.split(","):
@@ -258,27 +258,27 @@ class Cgroups:
         token = f"box-gin-{os.getpid()}-{secrets.token_hex(4)}"
         if all(c in v1 and c in own and ".." not in own[c] for c in ("memory", "pids")):
             folders = {c: Path(v1[c]) / own[c].lstrip("/") for c in ("memory", "pids")}
-            if all(os.access(f, os.W_OK) for f in folders.values()):
-                made = {}
+            if all(os.access(folder, os.W_OK) for folder in folders.values()):
+                made: dict[str, Path] = {}
                 try:
-                    for c, f in folders.items():
-                        made[c] = f / token
+                    for c, folder in folders.items():
+                        made[c] = folder / token
                         made[c].mkdir(mode=0o755)
                     return cls(made, 1)
                 except OSError:
                     cls(made, 1).close()
         if v2 is not None and "" in own and ".." not in own[""]:
-            folder = Path(v2) / own[""].lstrip("/")
+            tree = Path(v2) / own[""].lstrip("/")
             try:
-                enabled = (folder / "cgroup.subtree_control").read_text().split()
-                if {"memory", "pids"} <= set(enabled) and os.access(folder, os.W_OK):
-                    (folder / token).mkdir(mode=0o755)
+                enabled = (tree / "cgroup.subtree_control").read_text().split()
+                if {"memory", "pids"} <= set(enabled) and os.access(tree, os.W_OK):
+                    (tree / token).mkdir(mode=0o755)
                     try:
-                        _write(folder / token / "cgroup.subtree_control", "+memory +pids")
+                        _write(tree / token / "cgroup.subtree_control", "+memory +pids")
                     except OSError:
-                        (folder / token).rmdir()
+                        (tree / token).rmdir()
                         return None
-                    return cls({"memory": folder / token, "pids": folder / token}, 2)
+                    return cls({"memory": tree / token, "pids": tree / token}, 2)
             except OSError:
                 return None
         return None
