@@ -600,29 +600,43 @@ class Sandbox:
         children, nor this run its.  Each uid is held by an exclusive lock in a fixed
         system folder until :meth:`close`, and taken only when no process runs as it."""
         folder = self.lock_folder = lock_folder()
+        # Earlier versions locked in $TMPDIR/box-gin-uids-<euid>/: held there too, so that
+        # an older grader beside this one (same TMPDIR) sees these claims as well.
+        legacy = Path(tempfile.gettempdir()) / f"box-gin-uids-{os.geteuid()}"
+        folders = [folder]
+        if legacy != folder:
+            with suppress(SandboxError, OSError):
+                folders.append(_own_folder(legacy))
         base = uid_base()
         for uid in range(base, base + UID_RANGE):
             if self.uids.qsize() >= n:
                 return
-            try:
-                fd = os.open(folder / f"box-gin-uid-{uid}.lock",
-                             os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-            except OSError:
+            held = [fd for f in folders if (fd := _lock(f / f"box-gin-uid-{uid}.lock"))
+                    is not None]
+            if len(held) < len(folders) or uid_processes(uid):
+                for fd in held:  # someone else's, or left by a run that died
+                    os.close(fd)
                 continue
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                os.close(fd)
-                continue
-            if uid_processes(uid):  # someone else's, or left by a run that died
-                os.close(fd)
-                continue
-            self.locks.append(fd)
+            self.locks += held
             self.uids.put(uid)
         if self.uids.qsize() >= n:
             return
         raise SandboxError(_("no free sandbox uid: {n} runs of the checker at once?").format(
             n=UID_RANGE))
+
+
+def _lock(path: Path) -> int | None:
+    """An exclusive lock on ``path``, held through the returned descriptor; or None."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
 
 
 def uid_base() -> int:
