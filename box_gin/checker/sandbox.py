@@ -600,11 +600,11 @@ class Sandbox:
         children, nor this run its.  Each uid is held by an exclusive lock in a fixed
         system folder until :meth:`close`, and taken only when no process runs as it."""
         folder = self.lock_folder = lock_folder()
-        # Earlier versions locked in $TMPDIR/box-gin-uids-<euid>/: held there too, so that
-        # an older grader beside this one (same TMPDIR) sees these claims as well.
+        # Earlier versions locked in $TMPDIR/box-gin-uids-<euid>/: where that folder is,
+        # held there too, so that an older grader beside this one sees these claims.
         legacy = Path(tempfile.gettempdir()) / f"box-gin-uids-{os.geteuid()}"
         folders = [folder]
-        if legacy != folder:
+        if legacy != folder and legacy.is_dir() and not legacy.is_symlink():
             with suppress(SandboxError, OSError):
                 folders.append(_own_folder(legacy))
         base = uid_base()
