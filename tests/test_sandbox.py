@@ -5,26 +5,41 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 import pytest
+from runas import NOBODY, open_copy, open_temp_folder, runtime
 
 from box_gin.checker.sandbox import (
     STAGED,
-    UID_BASE,
+    Cgroups,
     Limits,
+    Sandbox,
     SandboxError,
+    closed_folder,
+    lock_folder,
     open_sandbox,
+    uid_base,
     uid_processes,
 )
 from box_gin.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def own_uids(monkeypatch):
+    """A uid range of this test's own: other graders run beside (on a shared machine, some
+    of another version, whose claims this one cannot see)."""
+    base = 3_300_000 + secrets.randbelow(500) * 1024
+    monkeypatch.setenv("BOX_GIN_SANDBOX_UID", str(base))
+    return base
+
 PROBE = """
 import json, os, socket, sys
 seen = {"root": sorted(os.listdir("/")), "uid": os.getuid(),
@@ -45,27 +60,42 @@ print(json.dumps(seen))
 """
 
 
+def _run_in(box: Sandbox, code: str, *args: str, limits: Limits | None = None,
+            peak: list[int] | None = None) -> subprocess.CompletedProcess[bytes]:
+    """Run ``code`` in a child of ``box`` (set up as the checker's children are), its
+    stdout captured; ``peak`` gets the most memory its cgroup held."""
+    limits = limits or box.limits
+    uid = box.take_uid()
+    setup = ("import sys, json; sys.path.insert(0, sys.argv[1] + '/box_gin/checker'); "
+             "import child; assert child.setup_sandbox(json.loads(sys.argv[2])); "
+             "del sys.path[0]; sys.argv[1:3] = []; exec(compile(" + repr(code) +
+             ", 'probe', 'exec'))")
+    try:
+        proc, folder = box.spawn(uid, ["-I", "-S", "-c", setup, "{box}",
+                                       json.dumps(box.child_limits(limits)), *args],
+                                 limits, (), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            out, err = proc.communicate(timeout=60)
+            if peak is not None:
+                peak.append(box.peak_memory(proc) or 0)
+        finally:
+            box.release(proc)
+            if folder:
+                shutil.rmtree(folder, ignore_errors=True)
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    finally:
+        box.give_uid(uid)
+
+
 def _probe(kind: str) -> dict:
     box = open_sandbox(kind)
     try:
-        uid = box.take_uid()
         box_path = "/box" if box.kind == "bubblewrap" else str(box.stage)
-        proc, folder = box.spawn(uid, ["-I", "-S", "-c", PROBE, str(ROOT), box_path],
-                                 Limits(), ())
-        assert proc.stdin is not None
-        proc.stdin.close()
-        # stdout goes nowhere by design: run the same argv again, capturing it.
-        proc.wait(timeout=30)
-        argv = proc.args
-        kwargs: dict[str, Any] = (
-            {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {})
-        done = subprocess.run(argv, capture_output=True, timeout=30, cwd=folder or "/",
-                              **kwargs)
-        if folder:
-            shutil.rmtree(folder, ignore_errors=True)
-        box.give_uid(uid)
+        done = _run_in(box, PROBE, str(ROOT), box_path)
         assert done.returncode == 0, done.stderr
-        return json.loads(done.stdout)
+        seen = json.loads(done.stdout)
+        seen["sandbox_uids"] = sorted(box.uids.queue)
+        return seen
     finally:
         box.close()
 
@@ -82,15 +112,15 @@ def test_bubblewrap_child_sees_only_the_system_and_the_staged_modules():
     assert seen["interfaces"] in ([], ["lo"])  # a network namespace of its own
     assert seen["pids"] <= 3  # its own pid namespace: init and itself
     if os.geteuid() == 0:
-        assert seen["uid"] == UID_BASE
+        assert seen["uid"] in seen["sandbox_uids"]
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the uid fallback is for a root checker")
 def test_uid_fallback_runs_as_a_uid_of_its_own_that_cannot_write_the_package():
     seen = _probe("uid")
-    assert seen["uid"] == UID_BASE
+    assert seen["uid"] in seen["sandbox_uids"] and seen["uid"] >= uid_base()
     assert not seen["package_writable"]
-    assert not uid_processes(UID_BASE)
+    assert not uid_processes(seen["uid"])
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the uid fallback is for a root checker")
@@ -103,14 +133,13 @@ def test_uid_fallback_grades_the_solutions_and_says_so(tmp_path, capsys):
     assert book["students"][0]["score"] == 36
     err = capsys.readouterr().err
     assert "install bubblewrap" in err and "install bubblewrap" in book["isolation"]
-    assert not uid_processes(UID_BASE)
 
 
 def test_no_isolation_is_refused_as_root_and_said_when_not_root():
     if os.geteuid() == 0:
         with pytest.raises(SandboxError, match="never run as root"):
             open_sandbox("none")
-    top = Path(tempfile.mkdtemp(prefix="box-gin-none-"))
+    top = open_temp_folder("box-gin-none-")
     try:
         _grade_without_isolation(top)
     finally:
@@ -118,20 +147,20 @@ def test_no_isolation_is_refused_as_root_and_said_when_not_root():
 
 
 def _grade_without_isolation(top: Path) -> None:
-    shutil.copytree(ROOT / "solutions", top / "solutions")
-    shutil.copytree(ROOT / "box_gin", top / "pkg" / "box_gin",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-    for folder, _dirs, files in os.walk(top):
-        os.chmod(folder, 0o777)
-        for name in files:
-            os.chmod(os.path.join(folder, name), 0o644)
-    command = [sys.executable, "-m", "box_gin.cli", "check", str(top / "solutions"),
+    # As root, graded as another user: its interpreter and packages are copies it can read
+    # (tests/runas.py), wherever this checkout lives.
+    open_copy(ROOT / "solutions", top / "solutions")
+    os.chmod(top, 0o777)
+    python, packages = runtime() if os.geteuid() == 0 else (sys.executable, ROOT)
+    command = [python, "-m", "box_gin.cli", "check", str(top / "solutions"),
                "--json", str(top / "g.json"), "--isolation", "none", "--no-cache"]
     if os.geteuid() == 0:
-        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
-    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(top / "pkg"), "HOME": str(top),
-           "BOX_GIN_KEY_DIR": str(top / "key")}
-    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+        command = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+                   *command]
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(packages), "HOME": str(top),
+           "BOX_GIN_KEY_DIR": str(top / "key"), "TMPDIR": str(top)}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300,
+                          cwd=str(top))
     assert done.returncode == 0, done.stderr
     assert "install bubblewrap" in done.stderr
     book = json.loads((top / "g.json").read_text())
@@ -151,17 +180,20 @@ def test_the_grader_is_not_dumpable():
     assert done.stdout.strip() == "0"
 
 
-def test_no_private_folder_is_left_when_an_interpreter_cannot_start(tmp_path, monkeypatch):
+def test_no_private_folder_is_left_when_an_interpreter_cannot_start(tmp_path):
     box = open_sandbox("uid" if os.geteuid() == 0 else "none")  # the modes with a folder
+    stage, groups = box.stage, box.cgroups
     try:
         private = tmp_path / "tmp"
         private.mkdir()
-        monkeypatch.setattr(tempfile, "tempdir", str(private))  # only this spawn's folders
+        # Private folders go beside the stage: here, only this spawn's.  Without the
+        # cgroup step (a shell that then execs), the interpreter's exec is Popen's own.
+        box.stage, box.cgroups = private / "stage", None
         with pytest.raises(OSError):
             box.spawn(None, ["-c", "pass"], Limits(), (), "/nonexistent/python3")
         assert list(private.iterdir()) == []
     finally:
-        monkeypatch.undo()
+        box.stage, box.cgroups = stage, groups
         box.close()
 
 
@@ -197,3 +229,201 @@ def test_two_runs_at_once_never_share_a_sandbox_uid():
             third.close()
     finally:
         first.close()
+
+
+FOOTPRINT = r"""
+import json, os, sys
+seen = {"written": [], "tmp_files": 0, "tmp_bytes": 0}
+for place in ("/x", "/dev/x", "/box/x", "/usr/x", "/proc/x"):
+    try:
+        open(place, "w").close()
+        seen["written"].append(place)
+    except OSError:
+        pass
+    try:
+        os.mkdir(place + "d")
+        seen["written"].append(place + "d")
+    except OSError:
+        pass
+with open("/dev/null", "w") as f:  # the devices still work
+    f.write("ok")
+seen["urandom"] = len(open("/dev/urandom", "rb").read(8))
+try:
+    for i in range(100_000):
+        open(f"/tmp/f{i}", "w").close()
+        seen["tmp_files"] += 1
+except OSError:
+    pass
+for i in range(seen["tmp_files"]):
+    os.unlink(f"/tmp/f{i}")
+try:
+    with open("/tmp/big", "wb") as f:
+        for i in range(64):
+            f.write(b"x" * 512 * 1024)
+            f.flush()
+            seen["tmp_bytes"] += 512 * 1024
+except OSError:
+    pass
+os.unlink("/tmp/big")
+try:
+    with open("/tmp/n", "wb") as f:  # many files of 512 KiB: the disk, not the file size
+        pass
+    for i in range(64):
+        with open(f"/tmp/part{i}", "wb") as f:
+            f.write(b"x" * 512 * 1024)
+        seen["tmp_bytes_files"] = (i + 1) * 512 * 1024
+except OSError:
+    pass
+seen["mountinfo"] = open("/proc/self/mountinfo").read()
+seen["caps"] = {line.split(":")[0]: line.split()[1] for line in open("/proc/self/status")
+                if line.startswith("Cap")}
+print(json.dumps(seen))
+"""
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+def test_the_bubblewrap_footprint_is_capped_and_the_stage_path_hidden():
+    box = open_sandbox("bubblewrap")
+    try:
+        assert box.inode_cap  # the child mounts its /tmp with nr_inodes here
+        done = _run_in(box, FOOTPRINT)
+        assert done.returncode == 0, done.stderr
+        seen = json.loads(done.stdout)
+        stage = str(box.stage)
+    finally:
+        box.close()
+    assert seen["written"] == []  # root, /dev, /box, /usr, /proc: read-only
+    assert seen["urandom"] == 8
+    limits = Limits()
+    assert 0 < seen["tmp_files"] < limits.disk_inodes  # inodes capped
+    assert seen["tmp_bytes"] <= limits.file_bytes  # one file: RLIMIT_FSIZE
+    assert seen.get("tmp_bytes_files", 0) <= limits.disk_bytes  # all files: the tmpfs size
+    # Nothing names the host: no stage folder, no TMPDIR, no checkout.
+    for host in (stage, os.path.basename(stage), tempfile.gettempdir() + "/", str(ROOT)):
+        assert host not in seen["mountinfo"], host
+    # The capability given for the mount of /tmp is gone from every set it acts through.
+    assert all(int(seen["caps"][c], 16) == 0 for c in ("CapInh", "CapPrm", "CapEff", "CapAmb"))
+    lines = [line.split() for line in seen["mountinfo"].splitlines()]
+    by_point = {}
+    for parts in lines:
+        by_point[parts[4]] = parts[5]
+    assert by_point["/"].startswith("ro") and by_point["/dev"].startswith("ro")
+    assert by_point["/tmp"].startswith("rw")
+    assert [p for p, opts in by_point.items() if opts.startswith("rw")
+            and p not in ("/tmp", "/proc", "/dev/pts") and not p.startswith("/dev/")] == []
+
+
+@pytest.mark.skipif(Cgroups.open() is None, reason="no writable memory and pids cgroup")
+def test_a_memory_cgroup_bounds_what_the_sandbox_holds_in_the_kernel():
+    # Socket buffers are not in the address space: only the cgroup bounds them.  With
+    # many open files allowed, the child tries to hold 600 MiB in socketpairs.
+    code = r"""
+import socket, sys
+held, keep = 0, []
+while held < 600 << 20:
+    a, b = socket.socketpair()
+    keep += [a, b]
+    for s in (a, b):
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 30)
+        s.setblocking(False)
+        try:
+            while True:
+                held += s.send(b"x" * 65536)
+        except OSError:
+            pass
+print(held)
+"""
+    limits = Limits(memory_bytes=256 << 20, open_files=4096)
+    box = open_sandbox("auto", limits=limits)
+    try:
+        assert box.cgroups is not None
+        assert "cgroup per child: memory 256 MiB" in box.describe()
+        peak: list[int] = []
+        done = _run_in(box, code, limits=limits, peak=peak)
+    finally:
+        box.close()
+    assert done.returncode != 0 and not done.stdout.strip()  # killed before 600 MiB
+    assert 0 < peak[0] <= 256 << 20
+
+
+def test_the_output_says_which_limits_are_in_force_and_which_are_not():
+    box = open_sandbox("auto")
+    try:
+        groups, cap = box.cgroups, box.inode_cap
+        text = box.describe()
+        assert "limits in force:" in text and "open files at most: 32" in text
+        box.cgroups, box.inode_cap = None, False
+        weaker = box.describe()
+        box.cgroups, box.inode_cap = groups, cap
+    finally:
+        box.close()
+    assert "not in force: " in weaker and "memory cgroup" in weaker
+    if box.kind == "bubblewrap":
+        assert "cap on the number of files in /tmp" in weaker
+        assert ("files at most: 4096" in text) == cap
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="sandbox uids are a root checker's")
+def test_uid_claims_are_machine_wide_whatever_tmpdir(monkeypatch, tmp_path):
+    first_tmp, second_tmp = tmp_path / "a", tmp_path / "b"
+    for folder in (first_tmp, second_tmp):
+        folder.mkdir(mode=0o700)
+    monkeypatch.setattr(tempfile, "tempdir", str(first_tmp))
+    first = open_sandbox("auto", jobs=2)
+    try:
+        monkeypatch.setattr(tempfile, "tempdir", str(second_tmp))
+        second = open_sandbox("auto", jobs=2)
+        try:
+            assert first.lock_folder == second.lock_folder == lock_folder()
+            assert str(lock_folder()).startswith(("/run/lock/", "/var/lock/"))
+            assert not set(first.uids.queue) & set(second.uids.queue)
+            # A private TMPDIR (mode 700): the stage goes where the children can enter.
+            for box in (first, second):
+                assert closed_folder(box.stage) is None
+                assert not str(box.stage).startswith(str(tmp_path))
+        finally:
+            second.close()
+    finally:
+        first.close()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="sandbox uids are a root checker's")
+def test_a_uid_is_never_taken_while_a_process_runs_as_it(own_uids):
+    squatter = subprocess.Popen(["sleep", "60"], user=own_uids, group=own_uids,
+                                extra_groups=[])
+    try:
+        box = open_sandbox("auto", jobs=1)
+        try:
+            assert own_uids not in set(box.uids.queue)
+        finally:
+            box.close()
+        assert squatter.poll() is None  # and nothing of it was killed
+    finally:
+        squatter.kill()
+        squatter.wait()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a root checker's staging")
+def test_a_private_tmpdir_that_no_place_opens_is_said_precisely(monkeypatch, tmp_path):
+    closed = tmp_path / "closed"
+    closed.mkdir(mode=0o700)
+    monkeypatch.setattr(tempfile, "tempdir", str(closed))
+    monkeypatch.setattr("box_gin.checker.sandbox.STAGE_PLACES", ())
+    with pytest.raises(SandboxError, match=r"cannot enter .*chmod o\+x.*TMPDIR"):
+        open_sandbox("uid")
+    if shutil.which("bwrap") is not None:  # bubblewrap copies the stage in: it works
+        box = open_sandbox("bubblewrap")
+        box.close()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a root checker's interpreter for its children")
+def test_an_interpreter_the_sandbox_uid_cannot_reach_is_said_precisely(monkeypatch, tmp_path):
+    closed = tmp_path / "closed"
+    (closed / "bin").mkdir(parents=True)
+    os.chmod(closed, 0o700)
+    python = closed / "bin" / "python3"
+    python.symlink_to(os.path.realpath(sys.executable))  # a venv in a private checkout
+    monkeypatch.setattr("box_gin.checker.sandbox._pythons", lambda: [str(python)])
+    with pytest.raises(SandboxError, match=r"cannot enter .*closed.*install Python where "
+                                           r"every user may run it"):
+        open_sandbox("auto")

@@ -40,8 +40,53 @@ ALLOWED = frozenset({"box_gin.cards", "box_gin.errors", "box_gin.i18n", "box_gin
 EXPORTS = ("Card", "Suit", "full_deck", "format_cards", "InvalidCardError", "BoxGinError")
 
 
+def setup_sandbox(limits: dict) -> bool:
+    """The child's own part of the sandbox, before anything else runs: its capped /tmp
+    (bubblewrap: bytes *and* files, which bubblewrap's own tmpfs cannot cap), every
+    capability dropped for good, then the limits.  False when a part asked for is not
+    in force (the caller must not go on)."""
+    ok = True
+    if "tmp" in limits:
+        ok = _capped_tmp(int(limits["tmp"]["bytes"]), int(limits["tmp"]["inodes"]))
+    ok = _drop_capabilities() and ok
+    limit(limits)
+    return ok
+
+
+def _capped_tmp(size: int, inodes: int) -> bool:
+    """Mount a fresh /tmp capped in bytes and inodes, in a mount namespace of the child's
+    own (every mount it inherits stays locked as bubblewrap made it: read-only)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(0x00020000) != 0:  # CLONE_NEWNS
+        return False
+    options = f"size={size},nr_inodes={inodes},mode=1777".encode()
+    return libc.mount(b"tmpfs", b"/tmp", b"tmpfs", 2 | 4, options) == 0  # nosuid, nodev
+
+
+def _drop_capabilities() -> bool:
+    """No capability left in any set (bubblewrap gave one only for the mount above)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS
+    libc.prctl(47, 4, 0, 0, 0)  # PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, self
+    data = (ctypes.c_uint32 * 6)()
+    libc.capset(header, data)
+    try:
+        with open("/proc/self/status") as f:
+            sets = {line.split(":")[0]: line.split(":")[1].strip() for line in f
+                    if line.startswith(("CapInh", "CapPrm", "CapEff", "CapAmb"))}
+    except OSError:
+        return False
+    return len(sets) == 4 and all(int(v, 16) == 0 for v in sets.values())
+
+
 def limit(limits: dict) -> None:
-    """Cap CPU time, address space, file size, core dumps and (in a sandbox) processes."""
+    """Cap CPU time, address space, file size, open files, core dumps and (in a sandbox)
+    processes."""
     import resource
 
     def cap(which: int, value: int) -> None:
@@ -57,6 +102,8 @@ def limit(limits: dict) -> None:
     cap(resource.RLIMIT_AS, int(limits["memory"]))
     cap(resource.RLIMIT_FSIZE, int(limits["file"]))
     cap(resource.RLIMIT_CORE, 0)
+    if int(limits.get("files", 0)) > 0:  # sockets and pipes: the kernel buffers they hold
+        cap(resource.RLIMIT_NOFILE, int(limits["files"]))
     if int(limits["processes"]) > 0:  # the sandbox's own count: no new process or thread
         cap(resource.RLIMIT_NPROC, int(limits["processes"]))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writing too much raises, not kills
@@ -64,7 +111,8 @@ def limit(limits: dict) -> None:
 
 def main() -> None:
     """Read the setup, run the submission's cells, then answer requests until EOF."""
-    limit(json.loads(sys.argv[1]))
+    if not setup_sandbox(json.loads(sys.argv[1])):
+        os._exit(3)
     stdin = os.fdopen(os.dup(0), "rb")
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)

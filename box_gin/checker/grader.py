@@ -414,8 +414,9 @@ def start_run(*, seed: int | None = None, jobs: int = 1, katas: Sequence[Kata] =
     """Everything a run needs, ready before the first child: the sandbox (probed), the
     cases and their answers; this process made untraceable."""
     harden_grader()
-    run = Run(new_seed() if seed is None else seed, open_sandbox(isolation, jobs),
-              limits or Limits(), katas)
+    limits = limits or Limits()
+    run = Run(new_seed() if seed is None else seed, open_sandbox(isolation, jobs, limits),
+              limits, katas)
     run.prepare()
     return run
 
