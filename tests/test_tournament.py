@@ -245,3 +245,47 @@ def test_the_same_seed_gives_the_same_results_on_a_dask_cluster() -> None:
         there = run(bots, settings, runner=dask_runner(client))
     assert there.records_digest == here.records_digest
     assert there.to_dict() == here.to_dict()
+
+
+CONFINED = """
+import os
+from box_gin import greedy_bot
+
+def confined():
+    with open("/proc/self/status") as f:
+        caps = [line.split()[1] for line in f if line.startswith(("CapEff", "CapPrm"))]
+    if any(int(c, 16) for c in caps):
+        return "a capability is left"
+    try:
+        with open("/tmp/big", "wb") as f:
+            f.write(b"x" * (64 << 20))
+        return "wrote 64 MiB to /tmp"
+    except OSError:
+        pass
+    for folder in ("/", "/dev", "/box"):
+        try:
+            open(os.path.join(folder, "planted"), "w").close()
+            return "wrote in " + folder
+        except OSError:
+            pass
+    return None
+
+PROBLEM = confined()
+
+def play(view, advice=None):
+    if PROBLEM:
+        raise RuntimeError(PROBLEM)
+    return greedy_bot(view)
+"""
+
+
+@needs_bwrap
+@pytest.mark.timeout(600)
+def test_a_bot_runs_with_the_checkers_whole_sandbox() -> None:
+    """The bot's child gets the kata child's sandbox: no capability left, /tmp capped,
+    the root, /dev and the staged engine read-only (a bot that finds otherwise raises,
+    and every raise is counted)."""
+    bots = [Entrant("confined", cells=(("bot.py", CONFINED),)), *references()]
+    results = run(bots, Settings(deals=1, seed=3, budget=Budget(10.0, 300.0)), final=False)
+    confined = {b.name: b for b in results.bots}["confined"]
+    assert (confined.illegal, confined.timeouts, confined.crashes) == (0, 0, 0)

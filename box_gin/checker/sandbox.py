@@ -453,11 +453,11 @@ class Sandbox:
         # table names the host folder they came from.
         fds: list[int] = []
         try:
-            folders = sorted({str(Path("/box/box_gin", n).parent) for n in STAGED},
-                             key=len)
+            names = sorted(self.files)  # the katas' STAGED, or another child's files
+            folders = sorted({str(Path("/box/box_gin", n).parent) for n in names}, key=len)
             for folder in ["/box", *folders]:
                 argv += ["--perms", "0555", "--dir", folder]
-            for name in STAGED:
+            for name in names:
                 fd = os.memfd_create("box-gin-stage", os.MFD_CLOEXEC)
                 fds.append(fd)
                 os.write(fd, self.files[name])

@@ -40,7 +40,8 @@ from .wire import encode
 #: The engine modules a bot's child may load (beside the standard library).
 ENGINE = ("__init__.py", "errors.py", "i18n.py", "cards.py", "kernels.py", "melds.py",
           "actions.py", "knocking.py", "layoffs.py", "scoring.py", "rules.py", "hand.py",
-          "match.py", "bots.py", "tournament/wire.py", "tournament/child.py")
+          "match.py", "bots.py", "tournament/wire.py", "tournament/child.py",
+          "checker/child.py")
 #: The most a child may send in one line (bytes).
 MAX_REPLY = 1 << 20
 #: How many times a bot's child is started again before the bot is out.
@@ -63,21 +64,32 @@ def stage() -> Path:
     init = top / "box_gin" / "tournament" / "__init__.py"
     init.write_text('"""The tournament, as a bot\'s child sees it: the wire only."""\n')
     os.chmod(init, 0o444)
-    for folder in (top / "box_gin" / "tournament", top / "box_gin"):
+    for folder in (top / "box_gin" / "tournament", top / "box_gin" / "checker",
+                   top / "box_gin"):
         os.chmod(folder, 0o555)
     return top
 
 
 def unstage(top: Path) -> None:
-    for folder in (top / "box_gin" / "tournament", top / "box_gin"):
+    for folder in (top / "box_gin" / "tournament", top / "box_gin" / "checker",
+                   top / "box_gin"):
         with suppress(OSError):
             os.chmod(folder, 0o755)
     shutil.rmtree(top, ignore_errors=True)
 
 
+def staged_files(top: Path) -> dict[str, bytes]:
+    """The staged copy's files by their name under ``box_gin/`` (what bubblewrap copies
+    into each bot's sandbox from memory)."""
+    package = top / "box_gin"
+    return {str(p.relative_to(package)): p.read_bytes()
+            for p in sorted(package.rglob("*")) if p.is_file()}
+
+
 def bot_sandbox(box: Sandbox, top: Path) -> Sandbox:
     """The checker's sandbox with the bots' staged files in place of the katas'."""
-    return dataclasses.replace(box, stage=top, uids=box.uids, locks=box.locks)
+    return dataclasses.replace(box, stage=top, files=staged_files(top), uids=box.uids,
+                               locks=box.locks)
 
 
 class SandboxedPlayer:
@@ -118,8 +130,9 @@ class SandboxedPlayer:
         nonce = secrets.token_hex(16)
         read_end, write_end = os.pipe()
         limits = self.limits
-        rlimits = {"cpu": limits.cpu_seconds, "memory": limits.memory_bytes,
-                   "file": limits.file_bytes, "processes": self.box.processes}
+        # The checker child's own sandbox set-up (capped /tmp, capabilities dropped,
+        # limits), with the same limits a kata's child gets.
+        rlimits = self.box.child_limits(limits)
         self._uid = self.box.take_uid()
         try:
             self._proc, self._folder = self.box.spawn(
