@@ -10,7 +10,16 @@ __version__ = "0.1.0"
 
 from . import kernels as kernels
 from .actions import Action, ActionKind
-from .bots import Advice, Bot, advise, greedy_bot, random_bot, seeded_random_bot
+from .bots import (
+    Advice,
+    Bot,
+    advise,
+    expert_advise,
+    expert_bot,
+    greedy_bot,
+    random_bot,
+    seeded_random_bot,
+)
 from .cards import Card, Suit, card_value, format_cards, full_deck, parse_cards
 from .errors import BoxGinError, IllegalActionError, InvalidCardError, RecordError, RulesError
 from .hand import Hand, HandResult, Outcome, Phase, Role, SeatView
@@ -29,7 +38,7 @@ __all__ = [
     "Meld", "MeldKind", "Outcome", "Phase", "RecordError", "Role", "Rules", "RulesError",
     "SeatView", "Side", "SitterView", "Suit",
     "advise", "all_melds", "best_discards", "best_melds", "can_knock", "card_value",
-    "cut_for_roles", "deadwood", "format_cards", "full_deck", "get_language", "greedy_bot",
+    "cut_for_roles", "deadwood", "expert_advise", "expert_bot", "format_cards", "full_deck", "get_language", "greedy_bot",
     "is_run", "is_set", "lay_off", "next_roles", "parse_cards", "random_bot", "score_hand",
     "seeded_random_bot", "set_language",
 ]

@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .actions import DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, ActionKind, discard, knock
-from .cards import Card
+from .cards import BY_INDEX, Card
 from .errors import IllegalActionError
-from .hand import Phase, SeatView
+from .hand import Phase, Role, SeatView
 from .i18n import _
 from .knocking import DiscardAnalysis, best_discards
 from .match import SitterView
@@ -128,3 +128,280 @@ def advise(view: SeatView | SitterView) -> Advice:
 def greedy_bot(view: SeatView | SitterView) -> Action:
     """Keep deadwood low, knock whenever possible, take a discard that makes a meld."""
     return advise(view).action
+
+
+# -- the expert ------------------------------------------------------------------------
+#
+# What the expert knows, from its seat's view alone: its own cards, the discard pile
+# (dead cards, but for the top one), the cards its opponent took from the pile and still
+# holds (what it collects), and what the opponent threw away or let go by (what it does
+# not).  Every other card is *unseen*: in the stock or in the opponent's hand.  It
+# weighs each discard by the deadwood it leaves, by what the next draw may bring (the
+# least deadwood over every unseen card, averaged), and by the chance that the opponent
+# melds the card it throws; it takes a discard only when that beats the stock on
+# average; and it knocks unless its deadwood is likely to be undercut.
+
+_ALL = (1 << 52) - 1
+
+
+def _neighbours(index: int) -> int:
+    """The cards that meld with the card of ``index``: its rank, and its suit at two
+    ranks either side."""
+    rank, suit = index % 13, index // 13
+    out = 0
+    for s in range(4):
+        out |= 1 << (s * 13 + rank)
+    for r in range(max(0, rank - 2), min(12, rank + 2) + 1):
+        out |= 1 << (suit * 13 + r)
+    return out & ~(1 << index)
+
+
+_NEAR = [_neighbours(i) for i in range(52)]
+_VALUE_OF = [min(i % 13 + 1, 10) for i in range(52)]
+
+
+# The card indices of each 13-bit suit pattern, to list a mask's cards quickly.
+_PATTERN_BITS = [tuple(r for r in range(13) if p >> r & 1) for p in range(8192)]
+_CARD_BY_TEXT = {str(c): c for c in BY_INDEX}
+
+
+def _bits(mask: int) -> list[int]:
+    """The card indices of a mask, in index order."""
+    pb = _PATTERN_BITS
+    return [*pb[mask & 0x1FFF], *(13 + r for r in pb[mask >> 13 & 0x1FFF]),
+            *(26 + r for r in pb[mask >> 26 & 0x1FFF]), *(39 + r for r in pb[mask >> 39])]
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """What the expert reads from a view (masks of card bits)."""
+
+    mine: int
+    unseen: int
+    #: The indices of the unseen cards.
+    unseen_cards: tuple[int, ...]
+    #: For each card index, the chance that the opponent holds it.
+    held: tuple[float, ...]
+    #: How many times the opponent has drawn (its turns so far).
+    turns: int
+
+
+def _read(view: SeatView) -> _Reading:
+    from .kernels import mask_of
+
+    mine = mask_of(view.hand)
+    pile = mask_of(view.discard_pile)
+    known = mask_of(view.opponent_known)
+    opponent = view.role.opponent if view.role is not Role.SITTER else Role.BOX
+    shed = 0  # cards the opponent threw away or let go by
+    turns = 0
+    # The pile as it went; None stands for the first upcard, which the history does not
+    # name (it is the bottom of the pile now if nobody ever took it).
+    stack: list[Card | None] = [None]
+    upcard_shed = False
+    for role, text in view.history:
+        kind, _sep, rest = text.partition(" ")
+        if role is opponent:
+            if text in ("draw stock", "pass") and stack:
+                if stack[-1] is None:
+                    upcard_shed = True
+                else:
+                    shed |= stack[-1].bit
+            if kind in ("draw", "take"):
+                turns += 1
+        if text in ("draw discard", "take"):
+            if stack:
+                stack.pop()
+        elif kind in ("discard", "knock") and rest:
+            card = _CARD_BY_TEXT[rest.split()[0]]
+            stack.append(card)
+            if role is opponent:
+                shed |= card.bit
+    if upcard_shed and stack and stack[0] is None and view.discard_pile:
+        shed |= view.discard_pile[0].bit
+    unseen = _ALL & ~(mine | pile | known)
+    hidden = max(0, view.opponent_card_count - len(view.opponent_known))
+    count = unseen.bit_count()
+    p = hidden / count if count else 0.0
+    held = [0.0] * 52
+    for i in _bits(unseen):
+        # A card that melds with one the opponent gave up is less likely in its hand.
+        held[i] = p * (0.6 if _NEAR[i] & shed else 1.0)
+    for i in _bits(known):
+        held[i] = 1.0
+    return _Reading(mine, unseen, tuple(_bits(unseen)), tuple(held), turns)
+
+
+def _danger(index: int, held: tuple[float, ...]) -> float:
+    """The chance (roughly) that the opponent melds the card of ``index``: two more of
+    its rank, or two neighbours in its suit, in the opponent's hand."""
+    rank, suit = index % 13, index // 13
+    others = [held[s * 13 + rank] for s in range(4) if s != suit]
+    chance = others[0] * others[1] + others[0] * others[2] + others[1] * others[2]
+    base = suit * 13
+
+    def h(r: int) -> float:
+        return held[base + r] if 0 <= r < 13 else 0.0
+
+    chance += h(rank - 2) * h(rank - 1) + h(rank - 1) * h(rank + 1) + h(rank + 1) * h(rank + 2)
+    return min(1.0, chance)
+
+
+def _outlook(hand: int, cards: tuple[int, ...], now: int, limit: int) -> tuple[float, float]:
+    """After the next draw from the stock (each unseen card, of indices ``cards``, as
+    likely): the deadwood expected (keeping ``now`` when the card drawn would not help)
+    and the chance of being able to knock."""
+    from .kernels import least_after
+
+    if not cards:
+        return float(now), 0.0
+    total = knocks = 0
+    for i in cards:
+        after = least_after(hand | 1 << i, -1)
+        if after < now:
+            total += after
+            knocks += after <= limit
+        else:
+            total += now
+            knocks += now <= limit
+    return total / len(cards), knocks / len(cards)
+
+
+#: How much better than the stock's average a discard must leave the deadwood to be
+#: taken.
+_TAKE_MARGIN = 1.0
+
+#: The expert's weights: the deadwood kept now, the deadwood expected after the next
+#: draw, the chance of knocking after it (in points), and the points a card the
+#: opponent melds is worth to it.
+EXPERT_WEIGHTS = (0.0, 1.0, 40.0, 4.0)
+
+
+def _best_discard(view: SeatView, reading: _Reading, mask: int, forbidden: int
+                  ) -> tuple[int, int]:
+    """(the index of the card to discard, the deadwood left) for an 11-card ``mask``."""
+    from .kernels import min_deadwood
+
+    now_w, next_w, knock_w, danger_w = EXPERT_WEIGHTS
+    limit = view.knock_limit
+    best: tuple[float, int, int] | None = None
+    deads = {i: min_deadwood(mask & ~(1 << i)) for i in _bits(mask) if i != forbidden}
+    least = min(deads.values())
+    for i, dead in deads.items():
+        if dead > least + 10:
+            continue
+        rest = mask & ~(1 << i)
+        expected, knock_chance = _outlook(rest, reading.unseen_cards, dead, limit)
+        score = (now_w * dead + next_w * expected - knock_w * knock_chance
+                 + danger_w * _danger(i, reading.held))
+        key = (score, -_VALUE_OF[i], i)
+        if best is None or key < best:
+            best = key
+    assert best is not None
+    index = best[2]
+    return index, deads[index]
+
+
+def _opponent_deadwood(reading: _Reading, stock: int) -> float:
+    """A rough estimate of the opponent's deadwood: high early, falling as it draws
+    (a typical hand sheds about four points a turn), lower for each card it collects."""
+    collected = sum(1 for x in reading.held if x == 1.0)
+    return max(2.0, 48.0 - 4.5 * reading.turns - 6.0 * collected)
+
+
+def _takes(taken: int, now: int, stock: float, melds: bool, limit: int) -> bool:
+    """Whether to take the top discard, which leaves ``taken`` deadwood (``now``: before;
+    ``stock``: expected from the stock; ``melds``: the card goes into a meld)."""
+    rule = _DRAW_RULE
+    if rule == 0:
+        return taken < stock - _TAKE_MARGIN or (melds and taken + 4 <= now and taken < stock)
+    if rule == 1:
+        return (melds and taken < now) or taken <= limit
+    if rule == 2:
+        return (melds and taken < stock) or taken <= limit
+    return (melds and taken + 4 <= now) or taken <= limit
+
+
+_DRAW_RULE = 1
+
+
+def _should_knock(view: SeatView, reading: _Reading, dead: int) -> bool:
+    """Knock (with ``dead`` deadwood) unless an undercut looks likely."""
+    if dead == 0 or not _CAREFUL_KNOCKS:
+        return True
+    return dead + 3 < _opponent_deadwood(reading, view.stock_size) or view.stock_size <= 4
+
+
+_CAREFUL_KNOCKS = False
+
+
+def expert_choice(view: SeatView | SitterView) -> tuple[Action, str]:
+    """The expert's action for the seat to play, with its reason in words."""
+    if isinstance(view, SitterView):
+        view = view.captain
+    _require_turn(view)
+    from .kernels import least_after, mask_of, min_deadwood
+
+    reading = _read(view)
+    legal = view.legal_actions
+    top = view.top_discard
+    if view.phase in (Phase.UPCARD_OFFER, Phase.DRAW):
+        can_take = top is not None and (view.phase is Phase.UPCARD_OFFER
+                                        or DRAW_DISCARD in legal)
+        stock_action = PASS if view.phase is Phase.UPCARD_OFFER else DRAW_STOCK
+        if not can_take or top is None:
+            return stock_action, _("after both passes the first draw is from the stock")
+        now = min_deadwood(reading.mine)
+        skip = -1 if view.rules.may_discard_taken_card else top.index
+        taken = least_after(reading.mine | top.bit, skip)
+        stock, _chance = _outlook(reading.mine, reading.unseen_cards, now, view.knock_limit)
+        take = TAKE if view.phase is Phase.UPCARD_OFFER else DRAW_DISCARD
+        # The card melds when keeping it as deadwood would leave more.
+        melds = taken < least_after(reading.mine, -1) + top.value
+        if _takes(taken, now, stock, melds, view.knock_limit):
+            return take, _(
+                "the {card} brings your deadwood from {before} down to {after}, better "
+                "than the stock's {expected:.1f} on average").format(
+                card=top.label, before=now, after=taken, expected=stock)
+        return stock_action, _(
+            "the stock brings your deadwood to {expected:.1f} on average, the {card} only "
+            "to {after}").format(expected=stock, card=top.label, after=taken)
+    mask = mask_of(view.hand)
+    if any(a.kind is ActionKind.BIG_GIN for a in legal):
+        return Action(ActionKind.BIG_GIN), _("all eleven of your cards are melded")
+    forbidden = -1
+    if not view.rules.may_discard_taken_card and view.taken_card is not None:
+        forbidden = view.taken_card.index
+    index, dead = _best_discard(view, reading, mask, forbidden)
+    card = BY_INDEX[index]
+    knocks = [a for a in legal if a.kind is ActionKind.KNOCK]
+    if knocks:
+        # The knock that leaves the least deadwood, the highest card first.
+        values = {a: min_deadwood(mask & ~a.card.bit) for a in knocks if a.card}
+        least = min(values.values())
+        best_knock = max((a for a in knocks if values[a] == least),
+                         key=lambda a: (a.card.value, a.card) if a.card else (0, card))
+        if least == 0:
+            return best_knock, _("discard the {card} and every other card is melded: gin"
+                                 ).format(card=best_knock.card.label if best_knock.card else "")
+        if _should_knock(view, reading, least):
+            return best_knock, _(
+                "discard the {card} and knock with {value}: your opponent's deadwood is "
+                "likely higher").format(card=best_knock.card.label if best_knock.card else "",
+                                        value=least)
+    return discard(card), _(
+        "discard the {card}: it leaves {value} deadwood, keeps your best chances for the "
+        "next draw, and your opponent is unlikely to meld it").format(
+        card=card.label, value=dead)
+
+
+def expert_bot(view: SeatView | SitterView) -> Action:
+    """The expert: reads the unseen cards, the opponent's pickups and discards, times its
+    knocks and keeps the cards its opponent needs (see :func:`expert_choice`)."""
+    return expert_choice(view)[0]
+
+
+def expert_advise(view: SeatView | SitterView) -> Advice:
+    """The expert sitter's advice for the captain it watches, with its reason."""
+    action, reason = expert_choice(view)
+    return Advice(action, reason)

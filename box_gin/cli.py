@@ -67,6 +67,9 @@ def _parser() -> argparse.ArgumentParser:
     release.add_argument("solutions", type=Path)
     release.add_argument("exercises", type=Path)
     platforms_cli.add_commands(sub)
+    from .tournament import cli as tournament_cli
+
+    tournament_cli.add_command(sub)
     return parser
 
 
@@ -77,6 +80,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         set_language(args.lang)
     if args.command == "release":
         return _release(args)
+    if args.command == "tournament":
+        from .tournament import cli as tournament_cli
+
+        return tournament_cli.run(args)
     handled = platforms_cli.run(args)
     if handled is not None:
         return handled

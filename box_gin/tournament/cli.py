@@ -1,0 +1,125 @@
+"""``box-gin tournament PATH``: the class's bots, the reference bots, the leaderboard.
+
+    box-gin tournament submitted/ --json results.json --html leaderboard.html -j 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from ..i18n import _, ngettext
+
+
+def add_command(sub: Any) -> None:
+    """Add the ``tournament`` subcommand to the ``box-gin`` parser."""
+    p = sub.add_parser("tournament", help=_("play the class's bots against each other"))
+    p.add_argument("paths", nargs="+", type=Path, metavar="PATH",
+                   help=_("a notebook, a .py file, or a folder of submissions"))
+    p.add_argument("--matches", type=int, default=10, metavar="N",
+                   help=_("deals each group of three bots plays, each six times with the "
+                          "seats rotated (default 10)"))
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help=_("the seed of the deals: the same seed, the same tournament"))
+    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                   help=_("play on N worker processes"))
+    p.add_argument("--json", type=Path, metavar="FILE", help=_("write the results as JSON"))
+    p.add_argument("--records", type=Path, metavar="FILE",
+                   help=_("write every match record, one JSON line each (default: beside "
+                          "the JSON results)"))
+    p.add_argument("--html", type=Path, metavar="FILE", help=_("write the leaderboard page"))
+    p.add_argument("--decision-time", type=float, default=1.0, metavar="SECONDS",
+                   help=_("seconds a bot may take for one decision (default 1)"))
+    p.add_argument("--game-time", type=float, default=20.0, metavar="SECONDS",
+                   help=_("seconds a bot may take in one game (default 20)"))
+    p.add_argument("--no-references", action="store_true",
+                   help=_("leave the reference bots out"))
+    p.add_argument("--isolation", default="auto",
+                   choices=("auto", "bubblewrap", "uid", "none"),
+                   help=_("how to isolate student code (default: the strongest that "
+                          "works here)"))
+    p.add_argument("--dask", metavar="ADDRESS",
+                   help=_("play the games on the Dask cluster at ADDRESS"))
+    p.add_argument("--lang", help=_("the language of the leaderboard (en, fr, hu, uk, id, he)"))
+    p.add_argument("-q", "--quiet", action="store_true", help=_("print nothing"))
+
+
+def entrants(paths: list[Path], with_references: bool = True) -> tuple[list[Any], list[str]]:
+    """The bots under ``paths`` (each submission that defines ``play``), named as
+    ``box-gin check`` names them, then the reference bots; and the skipped ones."""
+    from ..checker.submissions import (
+        BadSubmission,
+        defined_names,
+        extract_cells,
+        find_submissions,
+    )
+    from .run import Entrant, references
+
+    refs = references(("random_bot", "greedy_bot", "expert_bot")) if with_references else []
+    taken = {e.name for e in refs}
+    out, skipped = [], []
+    for sub in find_submissions(paths):
+        cells: list[tuple[str, str]] = []
+        problems = list(sub.problems)
+        for f in sub.files:
+            try:
+                found = extract_cells(f, sub.data.get(f, b""))
+            except BadSubmission as exc:
+                problems.append(str(exc))
+                continue
+            if "play" in defined_names(found):
+                cells = found
+                break
+        if not cells:
+            skipped.append(sub.student)
+            continue
+        name, n = sub.student, 2
+        while name in taken:
+            name, n = f"{sub.student}-{n}", n + 1
+        taken.add(name)
+        out.append(Entrant(name, cells=tuple(cells), problems=tuple(problems)))
+    return out + refs, skipped
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the tournament the arguments describe; the exit status."""
+    from ..files import write_atomic
+    from .core import Budget
+    from .report import leaderboard_html, write_records
+    from .run import Settings
+    from .run import run as run_tournament
+
+    bots, skipped = entrants(args.paths, not args.no_references)
+    say = (lambda text: None) if args.quiet else print
+    for name in skipped:
+        say(_("{name}: no play function, not entered").format(name=name))
+    if len(bots) < 3:
+        say(_("a tournament needs at least three bots"))
+        return 2
+    settings = Settings(deals=max(1, args.matches), seed=args.seed,
+                        budget=Budget(args.decision_time, args.game_time),
+                        isolation=args.isolation)
+    runner = None
+    if args.dask:
+        from .distributed import dask_runner
+
+        runner = dask_runner(args.dask)
+    results = run_tournament(bots, settings, jobs=max(1, args.jobs), runner=runner)
+    data = results.to_dict()
+    if args.json:
+        write_atomic(args.json, json.dumps(data, indent=1, ensure_ascii=False))
+    records = args.records or (args.json.with_suffix(".records.jsonl") if args.json else None)
+    if records:
+        write_records(results, records)
+    if args.html:
+        write_atomic(args.html, leaderboard_html(data))
+    say(ngettext("{n} game played", "{n} games played", len(results.games)).format(
+        n=len(results.games)))
+    for b in results.bots:
+        say(f"{b.place:>3}  {b.name:<24} {b.rating:6.1f}  [{b.low:5.1f}, {b.high:5.1f}]  "
+            + _("{wins} of {games} won; {illegal} illegal, {timeouts} time-outs, "
+                "{crashes} crashes").format(wins=b.wins, games=b.games, illegal=b.illegal,
+                                           timeouts=b.timeouts, crashes=b.crashes))
+    return 0

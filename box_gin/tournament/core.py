@@ -1,0 +1,406 @@
+"""The tournament's schedule, its games and the driver that plays them.
+
+A *game* is one deal of a match between three bots, each in a seat (box, captain,
+sitter), played to its first hand that someone wins (a drawn hand is dealt again from
+the match's next deck, with the same roles, at most ``max_hands`` times).  Fairness comes
+from the schedule (:func:`schedule`): every group of three bots plays every deal six
+times, once per way of seating them, so each bot holds every seat against every other
+on the same cards (duplicate deals), and every group plays the same deals.
+
+The driver (:func:`play_games`) asks each bot for its decisions with nothing but its
+seat's view (and, for the captain, the sitter's advice), many games at once so that a
+sandboxed bot answers a batch per round trip.  A bot that answers with an illegal
+action, too late, or not at all (a crash) is given a default legal move, and that is
+counted against it, never against the game or the other bots.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import itertools
+import random
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..actions import DRAW_STOCK, PASS, Action, ActionKind
+from ..bots import Advice, expert_advise, expert_bot, greedy_bot, random_bot
+from ..errors import BoxGinError
+from ..hand import Phase, Role, SeatView
+from ..match import Match, SitterView
+from ..rules import STANDARD, Rules
+
+#: The seats, in the order results list them.
+SEATS = (Role.BOX, Role.CAPTAIN, Role.SITTER)
+#: What can go wrong with a decision, counted per bot.
+FAULTS = ("illegal", "timeout", "crash")
+#: The longest action text read from a bot.
+MAX_ACTION = 200
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The time a bot may take: per decision and per game (seconds)."""
+
+    decision: float = 1.0
+    game: float = 20.0
+
+
+@dataclass(frozen=True)
+class Request:
+    """One decision asked of a bot: to play (``advice``: the sitter's, for a captain)
+    or, as sitter, to advise (``view``: the captain's view)."""
+
+    kind: str  # "play" or "advise"
+    view: SeatView
+    advice: Action | None = None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A bot's answer: the action's text (None: no answer), and what went wrong."""
+
+    text: str | None
+    fault: str | None = None  # None, or one of FAULTS
+    seconds: float = 0.0
+
+
+class Player(Protocol):
+    """A bot the driver can ask: a batch of requests in, a reply for each out."""
+
+    name: str
+
+    def send(self, requests: Sequence[Request]) -> None: ...
+
+    def receive(self) -> list[Reply]: ...
+
+
+def follows_advice(play: Callable[..., Action]) -> Callable[..., Action]:
+    """A captain that plays its sitter's advice when it is legal, else its own choice
+    (what the Game Table's bot captains do)."""
+
+    def captain(view: SeatView, advice: Action | None = None) -> Action:
+        if advice is not None and advice in view.legal_actions:
+            return advice
+        return play(view)
+
+    captain.__name__ = getattr(play, "__name__", "captain")
+    return captain
+
+
+def _random_play(view: SeatView, advice: Action | None = None) -> Action:
+    """Any legal action, at random, seeded by the view: the same view, the same move."""
+    rng = random.Random(f"{view.hand}|{view.discard_pile}|{len(view.history)}")
+    return random_bot(view, rng)
+
+
+def _greedy_advice(view: SitterView) -> Action:
+    return greedy_bot(view)
+
+
+def _expert_advice(view: SitterView) -> Action:
+    return expert_advise(view).action
+
+
+#: The reference bots: name -> (play, advise).  Their captains follow legal advice.
+REFERENCE_BOTS: dict[str, tuple[Callable[..., Any], Callable[..., Any] | None]] = {
+    "random_bot": (_random_play, None),
+    "greedy_bot": (follows_advice(greedy_bot), _greedy_advice),
+    "expert_bot": (follows_advice(expert_bot), _expert_advice),
+}
+
+
+def _takes_advice(play: Callable[..., Any]) -> bool:
+    """Whether ``play`` accepts a second argument (the sitter's advice)."""
+    try:
+        params = list(inspect.signature(play).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(positional) >= 2 or any(p.kind is p.VAR_POSITIONAL for p in params)
+
+
+def answer_text(value: Any) -> str | None:
+    """The text of what a bot returned: an action, advice, or an action's text."""
+    if isinstance(value, Advice):
+        value = value.action
+    if isinstance(value, Action):
+        return str(value)
+    if isinstance(value, str):
+        return value[:MAX_ACTION + 1]
+    if value is None:
+        return None
+    raise TypeError(f"not an action: {type(value).__name__}")
+
+
+class LocalPlayer:
+    """A trusted bot in this process (the reference bots): asked directly."""
+
+    def __init__(self, name: str, play: Callable[..., Any],
+                 advise: Callable[..., Any] | None = None) -> None:
+        self.name = name
+        self.play = play
+        self.advise = advise
+        self._advised = _takes_advice(play)
+        self._pending: list[Reply] = []
+
+    def decide(self, request: Request) -> Reply:
+        start = time.perf_counter()
+        try:
+            if request.kind == "advise":
+                value = self.advise(SitterView(request.view)) if self.advise else None
+            elif self._advised:
+                value = self.play(request.view, request.advice)
+            else:
+                value = self.play(request.view)
+            text = answer_text(value)
+            fault = None
+        except Exception:  # noqa: BLE001 - a bot's error is its own fault, counted
+            text, fault = None, "crash"
+        return Reply(text, fault, time.perf_counter() - start)
+
+    def send(self, requests: Sequence[Request]) -> None:
+        self._pending = [self.decide(r) for r in requests]
+
+    def receive(self) -> list[Reply]:
+        out, self._pending = self._pending, []
+        return out
+
+    def close(self) -> None:
+        pass
+
+
+# -- the schedule ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game of the schedule: its number, the players in cut order (their seats
+    follow from the deal's cut), and the deal's seed."""
+
+    index: int
+    players: tuple[str, str, str]
+    seed: int
+    group: int
+    deal: int
+
+
+def deal_seeds(seed: int, deals: int) -> list[int]:
+    """The seeds of the tournament's deals: every group of three plays these."""
+    rng = random.Random(f"box-gin tournament {seed}")
+    return [rng.getrandbits(63) for _ in range(deals)]
+
+
+def groups(n: int) -> list[tuple[int, int, int]]:
+    """Groups of three among ``n`` bots: every group up to ten bots; beyond, a cyclic
+    design in which every bot plays in as many groups as any other, in every position
+    equally often, and meets every other bot at least once."""
+    if n < 3:
+        raise BoxGinError(f"a tournament needs at least three bots, not {n}")
+    if n <= 10:
+        return list(itertools.combinations(range(n), 3))
+    out = []
+    for t in range(1, (n - 1) // 2 + 1):
+        for i in range(n):
+            out.append((i, (i + t) % n, (i + t + 1) % n))
+    return out
+
+
+def schedule(names: Sequence[str], deals: int, seed: int) -> list[GameSpec]:
+    """Every game of the tournament, in a fixed order (see the module's docstring)."""
+    seeds = deal_seeds(seed, deals)
+    games: list[GameSpec] = []
+    for g, group in enumerate(groups(len(names))):
+        trio = [names[i] for i in group]
+        for d, deal_seed in enumerate(seeds):
+            for perm in itertools.permutations(trio):
+                games.append(GameSpec(len(games), (perm[0], perm[1], perm[2]), deal_seed,
+                                      g, d))
+    return games
+
+
+# -- playing ---------------------------------------------------------------------------
+
+def default_action(legal: Sequence[Action]) -> Action:
+    """The move played for a bot that failed: pass, else draw from the stock, else the
+    first discard in card order."""
+    if PASS in legal:
+        return PASS
+    if DRAW_STOCK in legal:
+        return DRAW_STOCK
+    for action in legal:
+        if action.kind is ActionKind.DISCARD:
+            return action
+    return legal[0]
+
+
+def legal_match(text: str | None, legal: Sequence[Action]) -> Action | None:
+    """The legal action a bot's text names (a knock's own lay-out is not kept: the
+    engine lays out the best melds), or None."""
+    if not isinstance(text, str) or len(text) > MAX_ACTION:
+        return None
+    try:
+        action = Action.parse(text)
+    except (BoxGinError, ValueError, TypeError):
+        return None
+    for candidate in legal:
+        if candidate.kind is action.kind and candidate.card == action.card:
+            return candidate
+    return None
+
+
+@dataclass
+class Tally:
+    """One bot's counts in one game."""
+
+    decisions: int = 0
+    seconds: float = 0.0
+    faults: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULTS, 0))
+
+
+@dataclass
+class GameResult:
+    """A game's outcome, the faults of each bot in it, and the match record."""
+
+    index: int
+    seats: dict[str, str]  # role value -> bot name
+    winner: str | None  # the role that scored: "box" or "captain"; None: drawn
+    points: int
+    outcome: str
+    tallies: dict[str, dict[str, Any]]
+    record: str
+
+    @property
+    def digest(self) -> str:
+        """The sha256 of the match record, as written."""
+        return hashlib.sha256(self.record.encode()).hexdigest()
+
+
+class _Game:
+    """A game being played: its match, what it waits for, and each bot's tally."""
+
+    def __init__(self, spec: GameSpec, rules: Rules, max_hands: int | None) -> None:
+        self.spec = spec
+        self.match = Match.new(list(spec.players), rules, spec.seed)
+        self.seats = {role.value: name for role, name in self.match.roles.items()}
+        self.max_hands = max_hands
+        self.tallies = {name: Tally() for name in spec.players}
+        self.advice: Action | None = None
+        self.asked_advice = False
+
+    @property
+    def done(self) -> bool:
+        m = self.match
+        if m.is_over:
+            return True
+        if self.max_hands is None:  # the whole match (a final), at most 60 hands
+            return len(m.history) >= 60
+        decided = any(h.result.winner is not None for h in m.history)
+        return decided or len(m.history) >= self.max_hands
+
+    def next_request(self, budget: Budget) -> tuple[str, Request] | None:
+        """(the bot to ask, its request) for the next decision; None when the bot is out
+        of time for this game (its default move is then played)."""
+        m = self.match
+        player = m.to_play
+        assert player is not None
+        role = m.role_of(player)
+        view = m.hand.view(role)
+        if role is Role.CAPTAIN and not self.asked_advice:
+            sitter = m.roles[Role.SITTER]
+            if self.tallies[sitter].seconds > budget.game:
+                self.tallies[sitter].faults["timeout"] += 1
+                self.asked_advice = True
+            else:
+                return sitter, Request("advise", view)
+        if self.tallies[player].seconds > budget.game:
+            return None
+        return player, Request("play", view, self.advice)
+
+    def answer(self, bot: str, request: Request, reply: Reply, trusted: bool) -> None:
+        tally = self.tallies[bot]
+        tally.decisions += 1
+        tally.seconds += reply.seconds
+        fault = reply.fault
+        if fault == "timeout" and trusted:
+            fault = None
+        legal = request.view.legal_actions
+        action = None if reply.fault else legal_match(reply.text, legal)
+        if request.kind == "advise":
+            self.asked_advice = True
+            if reply.fault:
+                tally.faults[reply.fault] += 1
+            elif reply.text is not None and action is None:
+                tally.faults["illegal"] += 1
+            self.advice = action
+            return
+        if reply.fault:
+            tally.faults[reply.fault] += 1
+        elif action is None:
+            tally.faults["illegal"] += 1
+        self.play(action or default_action(legal))
+
+    def play_default(self) -> None:
+        player = self.match.to_play
+        assert player is not None
+        self.tallies[player].faults["timeout"] += 1
+        self.play(default_action(self.match.legal_actions()))
+
+    def play(self, action: Action) -> None:
+        self.match.apply(action)
+        self.advice, self.asked_advice = None, False
+
+    def result(self) -> GameResult:
+        m = self.match
+        won = [h for h in m.history if h.result.winner is not None]
+        last = won[-1] if won else (m.history[-1] if m.history else None)
+        winner = None
+        if last is not None and last.result.winner is not None:
+            winner = last.result.winner.value
+        return GameResult(
+            index=self.spec.index, seats=self.seats, winner=winner,
+            points=last.result.points if last else 0,
+            outcome=last.result.outcome.value if last else "drawn",
+            tallies={name: {"decisions": t.decisions, "seconds": round(t.seconds, 6),
+                            **t.faults} for name, t in self.tallies.items()},
+            record=json.dumps(m.to_dict(), ensure_ascii=False, separators=(",", ":")))
+
+
+def play_games(specs: Iterable[GameSpec], players: Mapping[str, Player], *,
+               rules: Rules = STANDARD, budget: Budget = Budget(),
+               max_hands: int | None = 3, lanes: int = 128,
+               trusted: Iterable[str] = ()) -> list[GameResult]:
+    """Play ``specs`` with ``players`` (by name), ``lanes`` games at a time; the results
+    in the order of the specs.  ``trusted``: bots whose time is not held against them
+    (the reference bots, in this process)."""
+    trusted = set(trusted)
+    waiting = list(specs)[::-1]
+    active: list[_Game] = []
+    results: dict[int, GameResult] = {}
+    while waiting or active:
+        while waiting and len(active) < lanes:
+            active.append(_Game(waiting.pop(), rules, max_hands))
+        batches: dict[str, list[tuple[_Game, Request]]] = {}
+        for game in active:
+            while not game.done:
+                asked = game.next_request(budget)
+                if asked is not None:
+                    batches.setdefault(asked[0], []).append((game, asked[1]))
+                    break
+                game.play_default()
+        for name, batch in batches.items():
+            players[name].send([r for _g, r in batch])
+        for name, batch in batches.items():
+            replies = players[name].receive()
+            for (game, request), reply in zip(batch, replies, strict=True):
+                game.answer(name, request, reply, name in trusted)
+        still = []
+        for game in active:
+            if game.done:
+                results[game.spec.index] = game.result()
+            else:
+                still.append(game)
+        active = still
+    return [results[s] for s in sorted(results)]

@@ -1,0 +1,191 @@
+"""The leaderboard: one self-contained HTML page, in the class report's style.
+
+The table (place, bot, rating with its 95% interval, games and wins per seat, faults),
+a chart of the ratings with their intervals (inline SVG), and the decisive hands of the
+final, replayed from its match record and drawn with the kit's card views.  It loads
+nothing, reads on a projector and prints.  Bots whose intervals overlap share a place.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Any
+
+from ..hand import Hand, Role
+from ..i18n import _, get_language, is_rtl, ngettext
+from ..match import Match
+from ..platforms.report import PAGE_STYLE
+from ..rules import Rules
+from ..views.cards import STYLE
+from ..views.html import deal_html, match_html, result_html
+
+LEADERBOARD_STYLE = """<style>
+table.bg-board{border-collapse:collapse;width:100%}
+.bg-board th,.bg-board td{border-bottom:1px solid var(--line);padding:.3em .5em;
+ text-align:start}
+.bg-board td.bg-num{text-align:end;font-variant-numeric:tabular-nums}
+.bg-board tr.bg-reference td{color:var(--muted)}
+.bg-board .bg-faults{color:var(--bad);font-weight:bold}
+.bg-ratings{width:100%;max-width:900px;height:auto;display:block}
+.bg-replay{border:2px solid var(--line);border-radius:.6em;padding:.5em .9em;margin:.8em 0;
+ break-inside:avoid}
+.bg-actions{font:.9em/1.4 ui-monospace,monospace;direction:ltr;text-align:left}
+</style>"""
+
+
+def _h(text: object) -> str:
+    return html.escape(str(text))
+
+
+def ratings_svg(bots: Sequence[dict[str, Any]]) -> str:
+    """Each bot's rating as a dot on its 95% interval, best first (inline SVG)."""
+    if not bots:
+        return ""
+    lows = [float(b["low"]) for b in bots]
+    highs = [float(b["high"]) for b in bots]
+    lo, hi = min(lows), max(highs)
+    span = (hi - lo) or 1.0
+    row, left, right, top = 34, 220, 30, 20
+    width = 900
+    height = top + row * len(bots) + 40
+    scale = (width - left - right) / span
+
+    def x(v: float) -> float:
+        return left + (v - lo) * scale
+
+    label = _("Ratings with their 95% intervals")
+    parts = [f'<svg class="bg-ratings" viewBox="0 0 {width} {height}" role="img" '
+             f'aria-label="{_h(label)}" xmlns="http://www.w3.org/2000/svg" '
+             f'font-family="system-ui,sans-serif" direction="ltr" style="direction:ltr">']
+    for i, b in enumerate(bots):
+        y = top + i * row + row / 2
+        colour = "#888" if b.get("reference") else "#1f6feb"
+        parts.append(f'<text x="{left - 10}" y="{y + 6:.1f}" text-anchor="end" '
+                     f'font-size="18">{_h(b["name"])}</text>')
+        parts.append(f'<line x1="{x(float(b["low"])):.1f}" y1="{y:.1f}" '
+                     f'x2="{x(float(b["high"])):.1f}" y2="{y:.1f}" stroke="{colour}" '
+                     f'stroke-width="6" stroke-linecap="round" data-bot="{_h(b["name"])}"/>')
+        parts.append(f'<circle cx="{x(float(b["rating"])):.1f}" cy="{y:.1f}" r="8" '
+                     f'fill="#111"><title>{_h(b["name"])}: {float(b["rating"]):.1f} '
+                     f'[{float(b["low"]):.1f}, {float(b["high"]):.1f}]</title></circle>')
+    base = top + row * len(bots) + 8
+    parts.append(f'<line x1="{left}" y1="{base}" x2="{width - right}" y2="{base}" '
+                 f'stroke="#111" stroke-width="2"/>')
+    step = 10 if span > 30 else 5
+    tick = int(lo // step) * step
+    while tick <= hi:
+        if tick >= lo:
+            parts.append(f'<text x="{x(tick):.1f}" y="{base + 24}" text-anchor="middle" '
+                         f'font-size="16">{tick}</text>')
+        tick += step
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def decisive_hands(record: dict[str, Any], n: int = 3) -> list[int]:
+    """The hands of a match record that decided it: the last one (which reached the
+    target) and those that scored the most, in play order."""
+    hands = record.get("hands", [])
+    scored = [i for i, h in enumerate(hands) if h.get("winner")]
+    if not scored:
+        return []
+    best = sorted(scored, key=lambda i: (-int(hands[i].get("points", 0)), i))
+    chosen = {scored[-1], *best[: n - 1]}
+    return sorted(chosen)
+
+
+def replay_html(record: dict[str, Any], index: int) -> str:
+    """One hand of a match record, replayed: the deal, the actions, the result."""
+    rules = Rules.from_dict(record["rules"])
+    entry = record["hands"][index]
+    roles = {Role(k): v for k, v in entry["roles"].items()}
+    hand = Hand.deal(rules, seed=int(entry["seed"]))
+    start = deal_html(hand, roles)
+    moves = []
+    for text in entry["actions"]:
+        player = roles[hand.to_play] if hand.to_play else ""
+        moves.append(f"{_h(player)}: {_h(text)}")
+        hand.apply(text)
+    title = _("Hand {n}").format(n=entry["number"])
+    result = result_html(hand.result, roles) if hand.result else ""
+    return (f'<section class="bg-replay" data-hand="{entry["number"]}"><h3>{_h(title)}</h3>'
+            f"{start}<p class=\"bg-actions\">{' · '.join(moves)}</p>{result}</section>")
+
+
+def leaderboard_html(results: dict[str, Any], title: str | None = None) -> str:
+    """The leaderboard page for a tournament's results (``Results.to_dict()``)."""
+    title = title or _("box-gin tournament")
+    bots = results["bots"]
+    settings = results["settings"]
+    direction = "rtl" if is_rtl() else "ltr"
+    out = [f'<!DOCTYPE html><html lang="{_h(get_language())}" dir="{direction}"><head>'
+           f'<meta charset="utf-8"><meta name="viewport" '
+           f'content="width=device-width, initial-scale=1"><title>{_h(title)}</title>'
+           f"{PAGE_STYLE}{STYLE}{LEADERBOARD_STYLE}</head><body><h1>{_h(title)}</h1>"]
+    stats = [(_("bots"), len(bots)), (_("games"), settings["games"]),
+             (_("deals"), settings["deals"]), (_("seed"), settings["seed"])]
+    out.append('<section class="bg-summary">' + "".join(
+        f'<div class="bg-stat"><span>{_h(k)}</span><b>{_h(v)}</b></div>' for k, v in stats)
+        + "</section>")
+    fair = _("Every bot played every seat against every other on the same deals. Bots "
+             "whose 95% intervals overlap share a place: neither is surely better.")
+    out.append(f'<p class="bg-muted">{_h(fair)}</p>')
+    out.append(f'<h2 id="leaderboard">{_h(_("Leaderboard"))}</h2>')
+    seats = (Role.BOX, Role.CAPTAIN, Role.SITTER)
+    heads = [_("place"), _("bot"), _("rating"), _("95% interval"), _("games"), _("wins"),
+             *[_("wins as {seat}").format(seat=s.label) for s in seats],
+             _("illegal actions"), _("time-outs"), _("crashes")]
+    out.append('<table class="bg-board"><thead><tr>' + "".join(
+        f"<th>{_h(h)}</th>" for h in heads) + "</tr></thead><tbody>")
+    reference = _("(reference)")
+    for b in bots:
+        name = _h(b["name"]) + (f' <span class="bg-muted">{_h(reference)}</span>'
+                                if b["reference"] else "")
+        per_seat = "".join(
+            f'<td class="bg-num">{b["wins_per_seat"][s.value]}/{b["games_per_seat"][s.value]}'
+            "</td>" for s in seats)
+        faults = "".join(
+            f'<td class="bg-num{" bg-faults" if b[k] else ""}">{b[k]}</td>'
+            for k in ("illegal", "timeouts", "crashes"))
+        row_class = ' class="bg-reference"' if b["reference"] else ""
+        out.append(
+            f'<tr data-bot="{_h(b["name"])}"{row_class}>'
+            f'<td class="bg-num">{b["place"]}</td><td>{name}</td>'
+            f'<td class="bg-num">{b["rating"]:.1f}</td>'
+            f'<td class="bg-num">{b["low"]:.1f} – {b["high"]:.1f}</td>'
+            f'<td class="bg-num">{b["games"]}</td><td class="bg-num">{b["wins"]}</td>'
+            f"{per_seat}{faults}</tr>")
+    out.append("</tbody></table>")
+    out.append(f'<h2 id="ratings">{_h(_("Ratings with their 95% intervals"))}</h2>')
+    out.append(ratings_svg(bots))
+    final = results.get("final")
+    if final:
+        record = final["record"]
+        match = Match.from_dict(record)
+        out.append(f'<h2 id="final">{_h(_("The final"))}</h2>')
+        line = _("The three best bots played a whole match to {target} points.").format(
+            target=record["rules"].get("target", 100))
+        out.append(f"<p>{_h(line)}</p>")
+        out.append(match_html(match))
+        chosen = decisive_hands(record)
+        if chosen:
+            head = ngettext("The decisive hand", "The decisive hands", len(chosen))
+            out.append(f"<h3>{_h(head)}</h3>")
+        for i in chosen:
+            out.append(replay_html(record, i))
+    chain = _("The match records, chained: sha256 {digest}").format(
+        digest=results["records_sha256"])
+    out.append(f'<p class="bg-muted">{_h(chain)}</p>')
+    out.append("</body></html>")
+    return "".join(out)
+
+
+def write_records(results: Any, path: Any) -> None:
+    """Every match record, one JSON line per game in schedule order (the final last)."""
+    from ..files import write_atomic
+
+    lines = [g.record for g in results.games]
+    if results.final is not None:
+        lines.append(results.final.record)
+    write_atomic(path, "\n".join(lines) + "\n")

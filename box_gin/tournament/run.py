@@ -1,0 +1,377 @@
+"""Running a tournament: entrants, chunks of games in workers, the results gathered.
+
+:func:`run` plays the whole schedule (here, in ``jobs`` worker processes, or on a Dask
+cluster), rates the bots and plays the final; the results never depend on how the
+games were spread: each game is played from its own seed, by stateless reference bots
+and by sandboxed bots that see only their views, and the results are put back in
+schedule order before anything is rated.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import json
+import multiprocessing
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..bots import greedy_bot
+from ..hand import Hand, Role
+from ..rules import STANDARD, Rules
+from .core import (
+    FAULTS,
+    REFERENCE_BOTS,
+    SEATS,
+    Budget,
+    GameResult,
+    GameSpec,
+    LocalPlayer,
+    Player,
+    follows_advice,
+    play_games,
+    schedule,
+)
+from .ratings import Rating, WinRate, places, rate
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A bot in the tournament: a reference bot (by its name in
+    :data:`~box_gin.tournament.core.REFERENCE_BOTS`) or a submission's code cells."""
+
+    name: str
+    reference: str | None = None
+    cells: tuple[tuple[str, str], ...] = ()
+    #: Problems found when reading the submission (shown in the report).
+    problems: tuple[str, ...] = ()
+
+
+def references(names: Sequence[str] = ("random_bot", "greedy_bot", "expert_bot")
+               ) -> list[Entrant]:
+    """The reference bots as entrants."""
+    return [Entrant(name, reference=name) for name in names]
+
+
+@dataclass
+class Settings:
+    """How a tournament is played."""
+
+    deals: int = 2
+    seed: int = 0
+    rules: Rules = STANDARD
+    budget: Budget = field(default_factory=Budget)
+    #: A game ends at its first hand someone wins, or after this many (None: the whole
+    #: match, as in the final).
+    max_hands: int | None = 3
+    lanes: int = 128
+    #: The sandbox kind for submissions ("auto", "bubblewrap", "uid", "none").
+    isolation: str = "auto"
+
+
+def _players(entrants: Sequence[Entrant], needed: set[str], settings: Settings,
+             box: Any) -> dict[str, Any]:
+    from .sandboxed import SandboxedPlayer
+
+    players: dict[str, Any] = {}
+    for e in entrants:
+        if e.name not in needed:
+            continue
+        if e.reference is not None:
+            play, advise = REFERENCE_BOTS[e.reference]
+            players[e.name] = LocalPlayer(e.name, play, advise)
+        else:
+            players[e.name] = SandboxedPlayer(e.name, [tuple(c) for c in e.cells], box,
+                                              settings.rules, settings.budget)
+    return players
+
+
+def play_chunk(entrants: Sequence[Entrant], specs: Sequence[GameSpec], settings: Settings
+               ) -> list[GameResult]:
+    """Play ``specs`` in this process: the submissions' bots each in a sandboxed child
+    of its own (one sandbox for the chunk), the reference bots here."""
+    from ..checker.sandbox import open_sandbox
+    from .sandboxed import bot_sandbox, stage, unstage
+
+    needed = {name for s in specs for name in s.players}
+    sandboxed = [e for e in entrants if e.name in needed and e.reference is None]
+    box = top = base = None
+    if sandboxed:
+        base = open_sandbox(settings.isolation, jobs=len(sandboxed))
+        top = stage()
+        box = bot_sandbox(base, top)
+    players = _players(entrants, needed, settings, box)
+    try:
+        return play_games(specs, players, rules=settings.rules, budget=settings.budget,
+                          max_hands=settings.max_hands,
+                          lanes=settings.lanes,
+                          trusted=[e.name for e in entrants if e.reference is not None])
+    finally:
+        for p in players.values():
+            p.close()
+        if base is not None:
+            base.close()
+        if top is not None:
+            unstage(top)
+
+
+def chunks(specs: Sequence[GameSpec], n: int) -> list[list[GameSpec]]:
+    """The games cut into ``n`` runs of whole groups (a group's bots start once)."""
+    by_group: dict[int, list[GameSpec]] = {}
+    for s in specs:
+        by_group.setdefault(s.group, []).append(s)
+    groups = list(by_group.values())
+    n = max(1, min(n, len(groups)))
+    out: list[list[GameSpec]] = [[] for _ in range(n)]
+    size = -(-len(groups) // n)
+    for i, g in enumerate(groups):
+        out[i // size].extend(g)
+    return [c for c in out if c]
+
+
+@dataclass
+class BotSummary:
+    """One bot's line of the leaderboard."""
+
+    name: str
+    reference: bool
+    rating: float
+    sigma: float
+    low: float
+    high: float
+    place: int
+    games: int
+    wins: int
+    games_per_seat: dict[str, int]
+    wins_per_seat: dict[str, int]
+    decisions: int
+    illegal: int
+    timeouts: int
+    crashes: int
+    problems: list[str]
+
+
+@dataclass
+class Results:
+    """A tournament's results: the leaderboard, every game, the final."""
+
+    settings: dict[str, Any]
+    bots: list[BotSummary]
+    games: list[GameResult]
+    final: GameResult | None
+    #: The sha256 of every match record in order, chained: changing one changes it.
+    records_digest: str
+
+    def to_dict(self, records: bool = False) -> dict[str, Any]:
+        """Plain data for JSON (``records``: with every match record in it)."""
+        games = []
+        for g in self.games:
+            entry: dict[str, Any] = {"index": g.index, "seats": g.seats, "winner": g.winner,
+                                     "points": g.points, "outcome": g.outcome,
+                                     "faults": {n: {k: t[k] for k in FAULTS}
+                                                for n, t in g.tallies.items()},
+                                     "record_sha256": g.digest}
+            if records:
+                entry["record"] = json.loads(g.record)
+            games.append(entry)
+        final = None
+        if self.final is not None:
+            final = {"seats": self.final.seats, "record": json.loads(self.final.record),
+                     "record_sha256": self.final.digest}
+        return {"settings": self.settings, "bots": [asdict(b) for b in self.bots],
+                "games": games, "final": final, "records_sha256": self.records_digest}
+
+
+def summarise(entrants: Sequence[Entrant], games: Sequence[GameResult]) -> list[BotSummary]:
+    """Each bot's rating, interval, place, games, wins per seat and faults."""
+    names = [e.name for e in entrants]
+    ratings: dict[str, Rating] = rate(names, games)
+    place = places(ratings)
+    out = []
+    for e in entrants:
+        per_seat = dict.fromkeys((s.value for s in SEATS), 0)
+        wins = dict.fromkeys((s.value for s in SEATS), 0)
+        faults = dict.fromkeys(FAULTS, 0)
+        decisions = 0
+        for g in games:
+            seat = next((s for s, n in g.seats.items() if n == e.name), None)
+            if seat is None:
+                continue
+            per_seat[seat] += 1
+            side = "box" if seat == "box" else "captain"
+            if g.winner == side:
+                wins[seat] += 1
+            tally = g.tallies[e.name]
+            decisions += tally["decisions"]
+            for k in FAULTS:
+                faults[k] += tally[k]
+        r = ratings[e.name]
+        out.append(BotSummary(
+            name=e.name, reference=e.reference is not None, rating=round(r.mu, 4),
+            sigma=round(r.sigma, 4), low=round(r.low, 4), high=round(r.high, 4),
+            place=place[e.name], games=sum(per_seat.values()), wins=sum(wins.values()),
+            games_per_seat=per_seat, wins_per_seat=wins, decisions=decisions,
+            illegal=faults["illegal"], timeouts=faults["timeout"], crashes=faults["crash"],
+            problems=list(e.problems)))
+    out.sort(key=lambda b: (-b.rating, b.name))
+    return out
+
+
+Runner = Callable[[list[Entrant], list[list[GameSpec]], Settings], list[list[GameResult]]]
+
+
+def _local_runner(jobs: int) -> Runner:
+    def runner(entrants: list[Entrant], parts: list[list[GameSpec]], settings: Settings
+               ) -> list[list[GameResult]]:
+        if jobs <= 1 or len(parts) <= 1:
+            return [play_chunk(entrants, part, settings) for part in parts]
+        context = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            futures = [pool.submit(play_chunk, entrants, part, settings) for part in parts]
+            return [f.result() for f in futures]
+
+    return runner
+
+
+def run(entrants: Sequence[Entrant], settings: Settings | None = None, *, jobs: int = 1,
+        runner: Runner | None = None, final: bool = True) -> Results:
+    """Play the tournament of ``entrants`` (see the module's docstring)."""
+    settings = settings or Settings()
+    entrants = list(entrants)
+    names = [e.name for e in entrants]
+    if len(set(names)) != len(names):
+        raise ValueError(f"two bots have the same name: {names}")
+    specs = schedule(names, settings.deals, settings.seed)
+    runner = runner or _local_runner(jobs)
+    parts = chunks(specs, max(1, jobs) * 4 if jobs > 1 else 1)
+    games = sorted((g for part in runner(entrants, parts, settings) for g in part),
+                   key=lambda g: g.index)
+    bots = summarise(entrants, games)
+    chain = hashlib.sha256()
+    for g in games:
+        chain.update(bytes.fromhex(g.digest))
+    last = None
+    if final and len(bots) >= 3:
+        top = tuple(b.name for b in bots[:3])
+        spec = GameSpec(-1, (top[0], top[1], top[2]), settings.seed, -1, -1)
+        last = runner(entrants, [[spec]], _final_settings(settings))[0][0]
+    info = {"deals": settings.deals, "seed": settings.seed, "rules": settings.rules.to_dict(),
+            "decision_seconds": settings.budget.decision, "game_seconds": settings.budget.game,
+            "max_hands": settings.max_hands, "games": len(games), "bots": len(entrants)}
+    return Results(info, bots, games, last, chain.hexdigest())
+
+
+def _final_settings(settings: Settings) -> Settings:
+    """The final: a whole match to the target (at most 60 hands)."""
+    from dataclasses import replace
+
+    return replace(settings, max_hands=None,
+                   budget=Budget(settings.budget.decision, settings.budget.game * 30))
+
+
+# -- measuring one bot -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Measurement:
+    """A bot's wins over duplicate deals: its win rate (with a 95% interval) over the
+    hands someone won, and how many hands were drawn."""
+
+    wins: WinRate
+    drawn: int
+
+    @property
+    def rate(self) -> float:
+        return self.wins.rate
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return self.wins.interval
+
+    def __str__(self) -> str:
+        return f"{self.wins} ({self.drawn} drawn)"
+
+
+def _hand(seed: int, rules: Rules, box: Callable[..., Any], captain: Callable[..., Any],
+          sitter: Callable[..., Any] | None = None) -> Hand:
+    from ..match import SitterView
+
+    hand = Hand.deal(rules, seed=seed)
+    while not hand.is_over:
+        role = hand.to_play
+        assert role is not None
+        view = hand.view(role)
+        if role is Role.CAPTAIN and sitter is not None:
+            advice = sitter(SitterView(view))
+            action = captain(view, getattr(advice, "action", advice))
+        else:
+            action = (box if role is Role.BOX else captain)(view)
+        hand.apply(action)
+    return hand
+
+
+def _seeds(seed: int, deals: int) -> list[int]:
+    from .core import deal_seeds
+
+    return deal_seeds(seed, deals)
+
+
+def measure(bot: Callable[..., Any], against: Callable[..., Any] = greedy_bot, *,
+            deals: int = 200, seed: int = 0, rules: Rules = STANDARD) -> Measurement:
+    """``bot`` against ``against``, head to head, over ``deals`` duplicate deals: each
+    deal is played twice, ``bot`` in the box then as captain (no sitter's advice)."""
+    wins = games = drawn = 0
+    for s in _seeds(seed, deals):
+        for seat in (Role.BOX, Role.CAPTAIN):
+            box, captain = (bot, against) if seat is Role.BOX else (against, bot)
+            result = _hand(s, rules, box, captain).result
+            assert result is not None
+            if result.winner is None:
+                drawn += 1
+                continue
+            games += 1
+            wins += result.winner is seat
+    return Measurement(WinRate(wins, games), drawn)
+
+
+@dataclass(frozen=True)
+class AdviceMeasurement:
+    """A captain's wins with a sitter's advice and without, on the same deals."""
+
+    advised: WinRate
+    alone: WinRate
+    #: The deals the advised captain won and the lone one lost, and the reverse.
+    better: int
+    worse: int
+
+    @property
+    def difference(self) -> tuple[float, float, float]:
+        """The gain in win rate with its 95% interval (paired, over the same deals)."""
+        n = self.advised.games
+        if n == 0:
+            return 0.0, 0.0, 0.0
+        d = (self.better - self.worse) / n
+        var = (self.better + self.worse - (self.better - self.worse) ** 2 / n) / (n * n)
+        half = 1.959964 * max(var, 0.0) ** 0.5
+        return d, d - half, d + half
+
+
+def measure_advice(captain: Callable[..., Any], sitter: Callable[..., Any],
+                   against: Callable[..., Any] = greedy_bot, *, deals: int = 200,
+                   seed: int = 0, rules: Rules = STANDARD) -> AdviceMeasurement:
+    """A ``captain`` that follows legal advice, advised by ``sitter`` and then alone,
+    against ``against`` in the box, on the same deals (drawn hands count as losses)."""
+    advised_captain = follows_advice(captain)
+    a = b = better = worse = 0
+    seeds = _seeds(seed, deals)
+    for s in seeds:
+        with_advice = _hand(s, rules, against, advised_captain, sitter).result
+        alone = _hand(s, rules, against, captain).result
+        assert with_advice is not None and alone is not None
+        won_a = with_advice.winner is Role.CAPTAIN
+        won_b = alone.winner is Role.CAPTAIN
+        a += won_a
+        b += won_b
+        better += won_a and not won_b
+        worse += won_b and not won_a
+    return AdviceMeasurement(WinRate(a, len(seeds)), WinRate(b, len(seeds)), better, worse)

@@ -1,0 +1,301 @@
+"""Bots in the grader's sandbox: one long-lived child per bot, asked in batches.
+
+The isolation is the checker's (:func:`box_gin.checker.sandbox.open_sandbox`: bubblewrap
+with every namespace unshared, a uid of its own as root, the same resource caps); only
+the staged files differ: a bot may use the engine (its rules, its views, the reference
+bots), so the child gets a read-only copy of the engine and of this package's child
+script, and nothing else of the kit, the driver or the other bots.
+
+The driver sends a batch of views on the child's stdin and reads a line back for each,
+on a pipe of its own, led by a random nonce; a line is bounded (:data:`MAX_REPLY`), and
+anything malformed, late (past its decision's budget and :data:`GRACE`) or missing
+kills the child, which
+is started again for its next batch: the decisions it owed are played by default and
+counted as its crashes or time-outs.  After :data:`MAX_RESTARTS` restarts a bot is out:
+every later decision of it is played by default and counted as a crash.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import secrets
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Sequence
+from contextlib import suppress
+from pathlib import Path
+from typing import Any
+
+from ..checker.sandbox import PACKAGE_DIR, ChildGone, Limits, Sandbox
+from ..rules import Rules
+from .core import Budget, Reply, Request
+from .wire import encode
+
+#: The engine modules a bot's child may load (beside the standard library).
+ENGINE = ("__init__.py", "errors.py", "i18n.py", "cards.py", "kernels.py", "melds.py",
+          "actions.py", "knocking.py", "layoffs.py", "scoring.py", "rules.py", "hand.py",
+          "match.py", "bots.py", "tournament/wire.py", "tournament/child.py")
+#: The most a child may send in one line (bytes).
+MAX_REPLY = 1 << 20
+#: How many times a bot's child is started again before the bot is out.
+MAX_RESTARTS = 3
+#: Seconds an answer may come after its decision's budget (the pipe, a busy machine).
+GRACE = 1.0
+
+
+def stage() -> Path:
+    """A read-only copy of the engine and the bot child, in a folder of its own."""
+    top = Path(tempfile.mkdtemp(prefix="box-gin-bots-"))
+    os.chmod(top, 0o755)
+    names = list(ENGINE) + [p.name for p in PACKAGE_DIR.glob("_speedups*.so")]
+    for name in names:
+        target = top / "box_gin" / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(PACKAGE_DIR / name, target)
+        os.chmod(target, 0o444)
+    # The package's own __init__ would import the ratings library: the child needs wire.
+    init = top / "box_gin" / "tournament" / "__init__.py"
+    init.write_text('"""The tournament, as a bot\'s child sees it: the wire only."""\n')
+    os.chmod(init, 0o444)
+    for folder in (top / "box_gin" / "tournament", top / "box_gin"):
+        os.chmod(folder, 0o555)
+    return top
+
+
+def unstage(top: Path) -> None:
+    for folder in (top / "box_gin" / "tournament", top / "box_gin"):
+        with suppress(OSError):
+            os.chmod(folder, 0o755)
+    shutil.rmtree(top, ignore_errors=True)
+
+
+def bot_sandbox(box: Sandbox, top: Path) -> Sandbox:
+    """The checker's sandbox with the bots' staged files in place of the katas'."""
+    return dataclasses.replace(box, stage=top, uids=box.uids, locks=box.locks)
+
+
+class SandboxedPlayer:
+    """One bot's child in the sandbox, started on its first batch."""
+
+    def __init__(self, name: str, cells: list[tuple[str, str]], box: Sandbox,
+                 rules: Rules, budget: Budget, limits: Limits | None = None) -> None:
+        self.name = name
+        self.cells = cells
+        self.box = box
+        self.rules = rules
+        self.budget = budget
+        self.limits = limits or Limits(cpu_seconds=3600)
+        self.restarts = -1  # the first start is no restart
+        self.out = False
+        self.errors: list[str] = []
+        self.has_play = self.has_advise = False
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._read = -1
+        self._write = -1
+        self._uid: int | None = None
+        self._folder: str | None = None
+        self._nonce = b""
+        self._buffer = bytearray()
+        self._sent: tuple[int, int, float, float] | None = None  # id, count, start, deadline
+        self._failed: str | None = None
+        self._request = 0
+
+    # -- the child ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the child and load the bot's code (a restart counts)."""
+        self.close()
+        self.restarts += 1
+        if self.restarts > MAX_RESTARTS:
+            self.out = True
+            return
+        nonce = secrets.token_hex(16)
+        read_end, write_end = os.pipe()
+        limits = self.limits
+        rlimits = {"cpu": limits.cpu_seconds, "memory": limits.memory_bytes,
+                   "file": limits.file_bytes, "processes": self.box.processes}
+        self._uid = self.box.take_uid()
+        try:
+            self._proc, self._folder = self.box.spawn(
+                self._uid, ["-I", "-S", "-B", "{box}/box_gin/tournament/child.py",
+                            json.dumps(rlimits)], limits, (write_end,))
+        except OSError:
+            os.close(read_end)
+            os.close(write_end)
+            self.close()
+            self.out = True
+            return
+        os.close(write_end)
+        self._read, self._nonce, self._buffer = read_end, nonce.encode(), bytearray()
+        assert self._proc.stdin is not None
+        self._write = self._proc.stdin.fileno()
+        package = ("/box/box_gin" if self.box.kind == "bubblewrap"
+                   else str(self.box.stage / "box_gin"))
+        setup = {"nonce": nonce, "fd": write_end, "package": package, "cells": self.cells,
+                 "rules": self.rules.to_dict(), "decision_seconds": self.budget.decision,
+                 "cell_seconds": min(10.0, limits.load_seconds)}
+        try:
+            self._exchange(json.dumps(setup).encode() + b"\n", limits.load_seconds)
+            ready = self._line(time.monotonic() + limits.load_seconds)
+        except ChildGone:
+            self.close()
+            return self.start()
+        if ready.get("t") != "ready":
+            self.close()
+            return self.start()
+        self.has_play, self.has_advise = bool(ready.get("play")), bool(ready.get("advise"))
+        errors = ready.get("errors")
+        self.errors = [str(e)[:200] for e in errors[:20]] if isinstance(errors, list) else []
+
+    def _exchange(self, data: bytes, seconds: float) -> None:
+        """Write ``data`` to the child within ``seconds``."""
+        deadline = time.monotonic() + seconds
+        view = memoryview(data)
+        os.set_blocking(self._write, False)
+        while view:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise ChildGone("timeout")
+            _r, writable, _x = select.select([], [self._write], [], left)
+            if writable:
+                try:
+                    sent = os.write(self._write, view[:1 << 16])
+                except BlockingIOError:
+                    continue
+                except OSError as exc:
+                    raise ChildGone("the child stopped reading") from exc
+                view = view[sent:]
+
+    def _line(self, deadline: float) -> dict[str, Any]:
+        """The child's next line led by its nonce, by ``deadline``."""
+        prefix = self._nonce + b" "
+        while True:
+            end = self._buffer.find(b"\n")
+            while end >= 0:
+                line = bytes(self._buffer[:end])
+                del self._buffer[:end + 1]
+                if line.startswith(prefix):
+                    try:
+                        message = json.loads(line[len(prefix):])
+                    except (ValueError, RecursionError) as exc:
+                        raise ChildGone("a garbled message") from exc
+                    if isinstance(message, dict):
+                        return message
+                    raise ChildGone("a garbled message")
+                end = self._buffer.find(b"\n")
+            left = deadline - time.monotonic()
+            # Past the deadline, what the child sent in time is still read.
+            ready, _w, _x = select.select([self._read], [], [], max(left, 0.0))
+            if not ready and left <= 0:
+                raise ChildGone("timeout")
+            if ready:
+                try:
+                    chunk = os.read(self._read, 1 << 16)
+                except BlockingIOError:
+                    continue
+                except OSError as exc:
+                    raise ChildGone("the child exited") from exc
+                if not chunk:
+                    raise ChildGone("the child exited")
+                self._buffer += chunk
+                if len(self._buffer) > MAX_REPLY:
+                    raise ChildGone("the child sent too much")
+
+    def close(self) -> None:
+        """Kill the child and everything it started."""
+        if self._proc is not None:
+            with suppress(ProcessLookupError, PermissionError):
+                os.killpg(self._proc.pid, signal.SIGKILL)
+            with suppress(OSError):
+                self._proc.kill()
+            with suppress(subprocess.TimeoutExpired):
+                self._proc.wait(timeout=5)
+            with suppress(OSError):
+                if self._proc.stdin is not None:
+                    self._proc.stdin.close()
+            self._proc = None
+        if self._read >= 0:
+            with suppress(OSError):
+                os.close(self._read)
+            self._read = -1
+        if self._uid is not None:
+            self.box.give_uid(self._uid)
+            self._uid = None
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            self._folder = None
+
+    # -- the Player protocol ------------------------------------------------------------
+
+    def send(self, requests: Sequence[Request]) -> None:
+        """Send a batch of decisions (answered by :meth:`receive`)."""
+        self._failed = None
+        n = len(requests)
+        if self._proc is None and not self.out:
+            self.start()
+        if self.out:
+            self._sent, self._failed = (0, n, time.monotonic(), 0.0), "crash"
+            return
+        self._request += 1
+        batch = {"id": self._request, "q": [
+            ["a" if r.kind == "advise" else "p", encode(r.view),
+             None if r.advice is None else str(r.advice)] for r in requests]}
+        start = time.monotonic()
+        deadline = start + n * self.budget.decision + 2.0
+        self._sent = (self._request, n, start, deadline)
+        try:
+            self._exchange(json.dumps(batch, separators=(",", ":")).encode() + b"\n",
+                           n * self.budget.decision + 2.0)
+        except ChildGone as exc:
+            self._failed = "timeout" if str(exc) == "timeout" else "crash"
+
+    def receive(self) -> list[Reply]:
+        """The replies to the batch sent, one per decision: each must come within the
+        decision's budget (and a grace) of the one before, else the child is killed and
+        the decisions it still owes are its time-outs (its crashes if it died)."""
+        assert self._sent is not None
+        request, n, start, _deadline = self._sent
+        self._sent = None
+        replies: list[Reply] = []
+        fault = self._failed
+        # Timed from now: the driver may have been reading another bot's answers.
+        last = max(start, time.monotonic())
+        while fault is None and len(replies) < n:
+            try:
+                message = self._line(last + self.budget.decision + GRACE)
+                if (message.get("t") != "a" or message.get("id") != request
+                        or message.get("i") != len(replies)):
+                    raise ChildGone("a malformed answer")
+            except ChildGone as exc:
+                fault = "timeout" if str(exc) == "timeout" else "crash"
+                break
+            arrived = time.monotonic()
+            replies.append(self._reply(message.get("a"), message.get("s"), arrived - last))
+            last = arrived
+        if fault is not None:
+            if not self.out:
+                self.close()  # started again on the next batch
+            share = min(self.budget.decision, (time.monotonic() - last) / max(1, n))
+            replies += [Reply(None, fault, share) for _ in range(n - len(replies))]
+        return replies
+
+    def _reply(self, answer: Any, spent: Any, elapsed: float) -> Reply:
+        # The child's own timing (what it spent on the decision), capped at the budget;
+        # the deadline of each answer is enforced here whatever it says.
+        if isinstance(spent, int | float) and not isinstance(spent, bool):
+            seconds = min(max(float(spent), 0.0), self.budget.decision)
+        else:
+            seconds = min(elapsed, self.budget.decision)
+        if answer is None or isinstance(answer, str):
+            return Reply(answer, None, seconds)
+        if isinstance(answer, dict) and "x" in answer:
+            return Reply(None, "timeout", seconds)
+        if isinstance(answer, dict) and "e" in answer:
+            return Reply(None, "crash", seconds)
+        return Reply(None, "illegal", seconds)

@@ -1,0 +1,81 @@
+"""A seat's view as compact plain data, for the sandboxed bots (and back).
+
+``encode(view)`` gives a short list (cards as their two-letter text run together, the
+phase and roles as small numbers, the history as ``"r:action"`` strings); the child
+rebuilds the :class:`~box_gin.hand.SeatView` with :func:`decoder`.  Only what the seat's
+view holds travels: the driver never sends a card the seat may not see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..actions import Action
+from ..cards import BY_INDEX, Card
+from ..hand import Phase, Role, SeatView
+from ..rules import Rules
+
+_ROLES = (Role.BOX, Role.CAPTAIN, Role.SITTER)
+_ROLE_NO = {r: i for i, r in enumerate(_ROLES)}
+_PHASES = (Phase.UPCARD_OFFER, Phase.DRAW, Phase.DISCARD, Phase.OVER)
+_PHASE_NO = {p: i for i, p in enumerate(_PHASES)}
+_TEXT = {c: str(c) for c in BY_INDEX}
+_CARD = {str(c): c for c in BY_INDEX}
+_ACTIONS: dict[str, Action] = {}
+
+
+def _cards(cards: tuple[Card, ...]) -> str:
+    return "".join([_TEXT[c] for c in cards])
+
+
+def _uncards(text: str) -> tuple[Card, ...]:
+    return tuple(_CARD[text[i:i + 2]] for i in range(0, len(text), 2))
+
+
+def action(text: str) -> Action:
+    """The action of a text, parsed once."""
+    found = _ACTIONS.get(text)
+    if found is None:
+        found = _ACTIONS[text] = Action.parse(text)
+    return found
+
+
+def encode(view: SeatView) -> list[Any]:
+    """The view as a short list of plain values."""
+    return [
+        _ROLE_NO[view.role], _PHASE_NO[view.phase],
+        -1 if view.to_play is None else _ROLE_NO[view.to_play],
+        _cards(view.hand), _cards(view.discard_pile), view.stock_size,
+        _cards(view.opponent_known), view.opponent_card_count, view.knock_limit,
+        [str(a) for a in view.legal_actions],
+        "" if view.taken_card is None else _TEXT[view.taken_card],
+        [f"{_ROLE_NO[r]}:{t}" for r, t in view.history],
+    ]
+
+
+def decoder(rules: dict[str, Any]) -> Callable[[list[Any]], SeatView]:
+    """A function that rebuilds a view from :func:`encode`'s list, under ``rules``."""
+    the_rules = Rules.from_dict(rules)
+    history_cache: dict[str, tuple[Role, str]] = {}
+
+    def entry(item: str) -> tuple[Role, str]:
+        found = history_cache.get(item)
+        if found is None:
+            found = history_cache[item] = (_ROLES[int(item[0])], item[2:])
+        return found
+
+    def decode(data: list[Any]) -> SeatView:
+        (role, phase, to_play, hand, pile, stock, known, count, limit, legal, taken,
+         history) = data
+        return SeatView(
+            role=_ROLES[role], phase=_PHASES[phase],
+            to_play=None if to_play < 0 else _ROLES[to_play],
+            hand=_uncards(hand), discard_pile=_uncards(pile), stock_size=int(stock),
+            opponent_known=_uncards(known), opponent_card_count=int(count),
+            knock_limit=int(limit), rules=the_rules,
+            legal_actions=tuple(action(t) for t in legal),
+            taken_card=_CARD[taken] if taken else None,
+            history=tuple(entry(h) for h in history), result=None)
+
+    return decode
