@@ -33,6 +33,10 @@ from ...i18n import _
 from ...match import SitterView
 from ...rules import PRESETS
 
+#: The bot kata's notebook, and the functions it asks for (not yet graded by
+#: ``box-gin check``: a view does not travel on the grader's wire; see docs/katas.md).
+NOTEBOOK = (7, "07_write_a_bot")
+FUNCTIONS = ("play", "advise")
 #: The seats each kind of function holds.
 SEATS: dict[str, tuple[Role, ...]] = {
     "play": (Role.BOX, Role.CAPTAIN),
