@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots import expert_bot, greedy_bot, random_bot
+from ..bots import expert_bot, greedy_bot, seeded_random_bot
 from ..hand import Role
 from ..i18n import _
 from ..katas.specs.nb7_bots import HANDS, Legality, legality
@@ -92,9 +92,12 @@ def duplicate(bot: Bot, against: Bot = greedy_bot, *, deals: int = 100, seed: in
     return Estimate(scores, 2 * deals)
 
 
-#: The reference bots a learner's bot is measured against.
-REFERENCES: dict[str, Bot] = {
-    "random_bot": random_bot, "greedy_bot": greedy_bot, "expert_bot": expert_bot,
+#: The reference bots a learner's bot is measured against (made afresh from the seed
+#: for each measurement, so that the random bot plays the same moves every time).
+REFERENCES: dict[str, Callable[[int], Bot]] = {
+    "random_bot": seeded_random_bot,
+    "greedy_bot": lambda seed: greedy_bot,
+    "expert_bot": lambda seed: expert_bot,
 }
 
 
@@ -122,9 +125,8 @@ class BotCheck:
                                    n=f.decision + 1, why=f.why),
             ]
         out = [_("✔ {name}: legal in {hands} seeded hands, every seat and rule preset "
-                 "({decisions} decisions, the slowest {ms:.0f} ms).").format(
-            name=leg.kind, hands=leg.hands, decisions=leg.decisions,
-            ms=leg.slowest * 1000)]
+                 "({decisions} decisions, each within {limit:g} s).").format(
+            name=leg.kind, hands=leg.hands, decisions=leg.decisions, limit=leg.seconds)]
         for ref, est in self.strength.items():
             out.append(_("Against {bot}: scores {score:.0%}, 95% interval "
                          "[{low:.0%}, {high:.0%}], over {games} games.").format(
@@ -155,7 +157,7 @@ def check(fn: Bot, kind: str | None = None, *, hands: int = HANDS, deals: int = 
     strength: dict[str, Estimate] = {}
     advice = None
     if leg.passed and name == "play":
-        strength = {ref: duplicate(fn, REFERENCES[ref], deals=deals, seed=seed)
+        strength = {ref: duplicate(fn, REFERENCES[ref](seed), deals=deals, seed=seed)
                     for ref in against}
     elif leg.passed:
         advice = measure_advice(greedy_bot, fn, deals=2 * deals, seed=seed)

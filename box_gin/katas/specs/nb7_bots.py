@@ -66,8 +66,10 @@ class Legality:
     kind: str
     hands: int
     decisions: int
+    #: The longest decision, in seconds (it varies with the machine's load), and the limit.
     slowest: float
     fault: Fault | None
+    seconds: float = DECISION_SECONDS
 
     @property
     def passed(self) -> bool:
@@ -133,8 +135,8 @@ def legality(fn: Callable[..., Any], kind: str = "play", *, hands: int = HANDS,
                     took=took, limit=seconds)
             if why is not None:
                 return Legality(kind, hands, decisions, slowest,
-                                Fault(seat, preset, deal, len(view.history), why))
+                                Fault(seat, preset, deal, len(view.history), why), seconds)
             decisions += 1
             action = value.action if isinstance(value, Advice) else value
             hand.apply(action)
-    return Legality(kind, hands, decisions, slowest, None)
+    return Legality(kind, hands, decisions, slowest, None, seconds)
