@@ -9,14 +9,14 @@ import pytest
 
 from box_gin.cli import main
 from box_gin.katas import KATAS, NOTEBOOKS, katas_of
-from box_gin.katas.specs.nb7_bots import FUNCTIONS as BOT_FUNCTIONS
-from box_gin.katas.specs.nb7_bots import NOTEBOOK as BOT_NOTEBOOK
 from box_gin.katas.release import (
     ReleaseError,
     release_notebook,
     strip_hidden_tests,
     strip_solutions,
 )
+from box_gin.katas.specs.nb7_bots import FUNCTIONS as BOT_FUNCTIONS
+from box_gin.katas.specs.nb7_bots import NOTEBOOK as BOT_NOTEBOOK
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS, EXERCISES = ROOT / "solutions", ROOT / "exercises"
