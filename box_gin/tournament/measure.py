@@ -23,7 +23,7 @@ from typing import Any
 
 from ..bots import expert_bot, greedy_bot, seeded_random_bot
 from ..hand import Role
-from ..i18n import _
+from ..i18n import _, format_percent
 from ..katas.specs.nb7_bots import HANDS, Legality, legality
 from ..rules import STANDARD, Rules
 from .ratings import Z95
@@ -62,7 +62,9 @@ class Estimate:
         return min(1.0, self.score + self.half_width)
 
     def __str__(self) -> str:
-        return f"{self.score:.1%} [{self.low:.1%}, {self.high:.1%}] of {self.games}"
+        return _("{score} [{low}, {high}] over {games} games").format(
+            score=format_percent(self.score), low=format_percent(self.low),
+            high=format_percent(self.high), games=self.games)
 
 
 def _score(bot: Bot, against: Bot, seed: int, seat: Role, rules: Rules) -> float:
@@ -101,6 +103,12 @@ REFERENCES: dict[str, Callable[[int], Bot]] = {
 }
 
 
+def _pc(share: float, signed: bool = False) -> str:
+    """A share as a whole percentage of the language in use (``+`` before a gain)."""
+    text = format_percent(share, 0)
+    return "+" + text if signed and share > 0 else text
+
+
 @dataclass(frozen=True)
 class BotCheck:
     """What ``check(play)`` or ``check(advise)`` found: legality, then strength."""
@@ -128,16 +136,18 @@ class BotCheck:
                  "({decisions} decisions, each within {limit:g} s).").format(
             name=leg.kind, hands=leg.hands, decisions=leg.decisions, limit=leg.seconds)]
         for ref, est in self.strength.items():
-            out.append(_("Against {bot}: scores {score:.0%}, 95% interval "
-                         "[{low:.0%}, {high:.0%}], over {games} games.").format(
-                bot=ref, score=est.score, low=est.low, high=est.high, games=est.games))
+            out.append(_("Against {bot}: scores {score}, 95% interval "
+                         "[{low}, {high}], over {games} games.").format(
+                bot=ref, score=_pc(est.score), low=_pc(est.low), high=_pc(est.high),
+                games=est.games))
         if self.advice is not None:
             gain, low, high = self.advice.difference
-            out.append(_("A greedy captain you advise wins {advised:.0%} of its games, "
-                         "{alone:.0%} alone: a gain of {gain:+.0%}, 95% interval "
-                         "[{low:+.0%}, {high:+.0%}].").format(
-                advised=self.advice.advised.rate, alone=self.advice.alone.rate,
-                gain=gain, low=low, high=high))
+            out.append(_("A greedy captain you advise wins {advised} of its games, "
+                         "{alone} alone: a gain of {gain}, 95% interval "
+                         "[{low}, {high}].").format(
+                advised=_pc(self.advice.advised.rate), alone=_pc(self.advice.alone.rate),
+                gain=_pc(gain, signed=True), low=_pc(low, signed=True),
+                high=_pc(high, signed=True)))
         return out
 
     def __repr__(self) -> str:
