@@ -1,0 +1,120 @@
+"""The bot kata (notebook 7): check() proves a bot legal by playing seeded hands, and
+says clearly why a bot is not."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from box_gin.bots import Advice, greedy_bot, seeded_random_bot
+from box_gin.hand import Role
+from box_gin.katas.specs.nb7_bots import SEATS, deals, legality
+from box_gin.rules import PRESETS
+from box_gin.tournament.measure import check, duplicate, plain
+
+HANDS = 32  # two hands for every preset and seat of play: enough to meet every phase
+
+
+def test_a_legal_bot_passes_and_plays_every_phase() -> None:
+    result = legality(greedy_bot, "play", hands=HANDS)
+    assert result.passed and result.fault is None
+    assert result.decisions > 10 * HANDS
+
+
+def test_a_legal_sitter_passes() -> None:
+    def advise(view: Any) -> Advice:
+        action = greedy_bot(view.captain)
+        return Advice(action, "because")
+
+    assert legality(advise, "advise", hands=HANDS).passed
+
+
+def test_the_hands_cover_every_preset_and_seat() -> None:
+    for kind, seats in SEATS.items():
+        met = {(preset, seat) for preset, seat, _ in deals(HANDS, 0, kind)}
+        assert met == {(p, s) for p in PRESETS for s in seats}
+
+
+def _why(fn: Any, kind: str = "play") -> str:
+    result = legality(fn, kind, hands=HANDS)
+    assert not result.passed and result.fault is not None
+    return result.fault.why
+
+
+def test_an_illegal_action_fails_naming_the_legal_ones() -> None:
+    def play(view: Any) -> Any:
+        legal = view.legal_actions
+        return next((a for a in legal if a.kind == "discard"), legal[0]) \
+            if len(view.history) < 4 else _never_legal(view)
+
+    why = _why(play)
+    assert "not legal here" in why and "the legal actions were:" in why
+
+
+def _never_legal(view: Any) -> Any:
+    from box_gin.actions import Action
+
+    return Action.parse("big gin") if all(a.kind != "big gin" for a in view.legal_actions) \
+        else Action.parse("pass")
+
+
+def test_an_exception_fails_with_its_type_and_message() -> None:
+    def play(view: Any) -> Any:
+        raise RuntimeError("my bot is confused")
+
+    assert _why(play) == "it raised RuntimeError: my bot is confused"
+
+
+@pytest.mark.parametrize("garbage", ["draw stock", None, 3, ["pass"]])
+def test_garbage_fails_as_not_an_action(garbage: Any) -> None:
+    assert "which is not an action" in _why(lambda view: garbage)
+
+
+def test_a_sitter_that_returns_garbage_or_reads_its_own_empty_actions_fails() -> None:
+    assert "not an action" in _why(lambda view: Advice("pass", "x"), "advise")  # type: ignore[arg-type]
+    assert "IndexError" in _why(lambda view: view.legal_actions[0], "advise")
+
+
+def test_a_bot_that_is_legal_only_as_the_box_fails_as_the_captain() -> None:
+    def play(view: Any) -> Any:
+        if view.role is Role.CAPTAIN:
+            raise ValueError("captains not done")
+        return greedy_bot(view)
+
+    result = legality(play, "play", hands=HANDS)
+    assert result.fault is not None and result.fault.seat is Role.CAPTAIN
+
+
+def test_the_check_is_deterministic_for_a_seed() -> None:
+    def play(view: Any) -> Any:
+        return seeded_random_bot(len(view.history))(view)
+
+    a = check(play, hands=HANDS, deals=4, seed=5, against=("greedy_bot",))
+    b = check(play, hands=HANDS, deals=4, seed=5, against=("greedy_bot",))
+    assert a.passed and a.legality.decisions == b.legality.decisions
+    assert a.strength["greedy_bot"].scores == b.strength["greedy_bot"].scores
+    other = check(play, hands=HANDS, deals=4, seed=6, against=("greedy_bot",))
+    assert other.legality.decisions != a.legality.decisions
+
+
+def test_check_reports_the_first_fault_in_words() -> None:
+    def play(view: Any) -> Any:
+        return "gin"
+
+    text = repr(check(play, hands=HANDS))
+    assert text.startswith("✘ play: not legal.")
+    assert "as the box" in text and "'gin', which is not an action" in text
+
+
+def test_check_rejects_a_function_that_is_neither_play_nor_advise() -> None:
+    with pytest.raises(ValueError, match="play or advise"):
+        check(greedy_bot)
+
+
+def test_duplicate_deals_cancel_the_cards_in_a_mirror_match() -> None:
+    """The greedy bot against itself: on duplicate deals every deal scores exactly 1/2,
+    on plain deals the cards make the score wander."""
+    dup = duplicate(greedy_bot, greedy_bot, deals=10, seed=2)
+    assert set(dup.scores) == {0.5} and dup.half_width == 0
+    assert plain(greedy_bot, greedy_bot, games=20, seed=2).half_width > 0
