@@ -11,7 +11,7 @@ from box_gin.bots import Advice, greedy_bot, seeded_random_bot
 from box_gin.hand import Role
 from box_gin.katas.specs.nb7_bots import SEATS, deals, legality
 from box_gin.rules import PRESETS
-from box_gin.tournament.measure import check, duplicate, plain
+from box_gin.tournament.strength import check, duplicate, plain
 
 HANDS = 32  # two hands for every preset and seat of play: enough to meet every phase
 

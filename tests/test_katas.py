@@ -23,14 +23,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _solutions() -> dict[str, object]:
-    """Every function of the solution notebooks, run here as a learner's kernel would."""
-    ns: dict[str, object] = {}
+    """Every function of the solution notebooks, run here as a learner's kernel would:
+    each notebook in a namespace of its own, as each is its own kernel (one notebook's
+    imports never stand in for another's helpers)."""
+    found: dict[str, object] = {}
     for path in kit_files(ROOT, "solutions/*.ipynb"):
+        ns: dict[str, object] = {}
         for cell in json.loads(path.read_text())["cells"]:
             src = "".join(cell["source"])
             if cell["cell_type"] == "code" and not src.startswith("check("):
                 exec(compile(src, str(path), "exec"), ns)
-    return ns
+        found.update({k.name: ns[k.name] for k in KATAS if k.name in ns and k.name not in found})
+    return found
 
 
 SOLUTIONS = _solutions()
