@@ -13,8 +13,6 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from openskill.models import PlackettLuce
-
 from .core import GameResult
 
 #: The half-width of a 95% interval, in standard deviations.
@@ -39,6 +37,9 @@ class Rating:
 
 def rate(names: Sequence[str], results: Iterable[GameResult]) -> dict[str, Rating]:
     """Each bot's rating after ``results`` (in the order given)."""
+    # openskill is the tournament extra's (the browser kernel of JupyterLite has none).
+    from openskill.models import PlackettLuce
+
     model = PlackettLuce()
     ratings = {name: model.rating(name=name) for name in names}
     for game in results:
