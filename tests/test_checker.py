@@ -301,3 +301,23 @@ def test_attack_feedback_says_why(tmp_path):
     assert "MemoryError" in data["memory_bomb"]["katas"]["is_set"]["feedback"]
     assert "not a valid notebook" in data["invalid_json"]["problems"][0]
     assert "SyntaxError" in data["syntax_error"]["problems"][0]
+
+
+def test_a_call_is_limited_in_cpu_time_so_waiting_is_not_a_time_out(tmp_path):
+    # A busy machine stretches a call's wall-clock time, never its CPU time: the limits
+    # are CPU seconds.  Here the first call waits 1.5 s (on the wall clock, as a call
+    # starved of a core would) with a limit of 0.75 CPU seconds per call, and passes;
+    # a call that computes forever still times out.
+    (tmp_path / "waits.py").write_text(
+        "import time\nCALLS = [0]\n\ndef is_set(cards):\n    CALLS[0] += 1\n"
+        "    if CALLS[0] == 1:\n        time.sleep(1.5)\n"
+        "    return len(cards) in (3, 4) and len({c.rank for c in cards}) == 1\n")
+    (tmp_path / "computes.py").write_text(
+        "def is_set(cards):\n    while True:\n        pass\n")
+    out = tmp_path / "g.json"
+    assert main(["check", str(tmp_path / "waits.py"), str(tmp_path / "computes.py"),
+                 "--json", str(out), "--timeout", "3", "--budget", "120", "-q"]) == 0
+    data = _students(out)
+    assert data["waits"]["katas"]["is_set"]["passed"], data["waits"]["katas"]["is_set"]
+    assert not data["computes"]["katas"]["is_set"]["passed"]
+    assert "did not finish" in data["computes"]["katas"]["is_set"]["feedback"]

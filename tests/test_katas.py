@@ -386,3 +386,30 @@ def test_check_and_the_grader_read_a_reply_alike():
     assert ours == decode_outcome(reply, ("deck",))
     assert ours == Returned({"upcard": Card.parse("2C"), "rest": (Card.parse("3C"),)},
                             ("deck",))
+
+
+def test_a_wait_in_the_notebook_is_not_a_time_out_but_computing_too_long_is():
+    # As in the grader's child, the limit is CPU time: a call that waits longer than it
+    # on the wall clock (a busy machine) passes; one that computes past it does not.
+    import time
+
+    calls = [0]
+
+    def waits(stock_size, knocked):
+        calls[0] += 1
+        if calls[0] == 1:
+            time.sleep(0.6)
+        return not knocked and stock_size <= 2
+
+    def computes(stock_size, knocked):
+        while True:
+            pass
+
+    kata = BY_NAME["is_drawn"]
+    object.__setattr__(kata, "call_timeout", 0.3)
+    try:
+        waited, computed = run_check(waits, kata), run_check(computes, kata)
+    finally:
+        object.__setattr__(kata, "call_timeout", 2.0)
+    assert calls[0] > 1 and waited.passed, waited.feedback()
+    assert not computed.passed and "did not finish" in computed.feedback()

@@ -118,8 +118,9 @@ def main() -> None:
     os.dup2(devnull, 0)
     setup = json.loads(stdin.readline())
     nonce, fd = setup["nonce"].encode(), int(setup["fd"])
-    write, dumps, loads, now = os.write, json.dumps, json.loads, time.monotonic
-    setitimer, alarm, real = signal.setitimer, signal.SIGALRM, signal.ITIMER_REAL
+    write, dumps, loads, now, cpu = os.write, json.dumps, json.loads, time.monotonic, \
+        time.process_time
+    setitimer, real, prof = signal.setitimer, signal.ITIMER_REAL, signal.ITIMER_PROF
 
     def send(message: dict) -> None:
         data = nonce + b" " + dumps(message).encode() + b"\n"
@@ -137,7 +138,20 @@ def main() -> None:
     def ring(signum: int, frame: object) -> None:
         raise Timeout()
 
-    signal.signal(alarm, ring)
+    # Limits are CPU seconds (ITIMER_PROF), so a busy machine changes no verdict; the
+    # wall-clock timer is the safety for code that waits instead of computing.
+    wall = wire.wall_seconds
+    signal.signal(signal.SIGALRM, ring)
+    signal.signal(signal.SIGPROF, ring)
+
+    def arm(seconds: float) -> None:
+        setitimer(prof, seconds)
+        setitimer(real, wall(seconds))
+
+    def disarm() -> None:
+        setitimer(real, 0)
+        setitimer(prof, 0)
+
     # The engine's own answers to the katas this child grades, removed for good before
     # any student code runs (nothing keeps them: no frame or object to find them in).
     for owner, attr in setup.get("hide", []):
@@ -155,11 +169,11 @@ def main() -> None:
         send({"t": "cell", "i": index})
         try:
             code = compile(source, label, "exec")
-            setitimer(real, float(setup.get("cell_seconds", 10)))
+            arm(float(setup.get("cell_seconds", 10)))
             try:
                 exec(code, namespace)
             finally:
-                setitimer(real, 0)
+                disarm()
         except Timeout:
             errors.append(f"{label}: did not finish within {setup.get('cell_seconds', 10)} s")
         except SyntaxError as exc:
@@ -173,17 +187,17 @@ def main() -> None:
         request = loads(line)
         fn = namespace.get(request["function"])
         outcomes = []
-        start = now()
-        per_call = float(request.get("timeout", 2))
+        start, start_cpu = now(), cpu()
+        per_call, budget = float(request.get("timeout", 2)), float(request.get("budget", 20))
         for data in request["cases"]:
-            if now() - start > float(request.get("budget", 20)):
+            if cpu() - start_cpu > budget or now() - start > wall(budget):
                 outcomes.append({"timeout": per_call, "budget": True})
                 continue
             try:
                 # The one way both checks call a function (the notebook's check too).
                 outcomes.append(wire.answer(
                     fn, data, card_type=card_type, card_text=repr, card_of=by_text.__getitem__,
-                    start=lambda t=per_call: setitimer(real, t), stop=lambda: setitimer(real, 0)))
+                    start=lambda t=per_call: arm(t), stop=disarm))
             except Timeout:
                 outcomes.append({"timeout": per_call})
             except RecursionError:

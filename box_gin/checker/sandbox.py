@@ -61,6 +61,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import _
+from ..katas.wire import wall_seconds
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 #: The modules copied into the sandbox: what a learner may use, and the child itself.
@@ -86,13 +87,16 @@ MIB = 1024 * 1024
 class Limits:
     """What a child may use."""
 
-    #: Wall-clock seconds to run all the cells of a submission.
+    # The cell, call and batch limits are CPU seconds, so that a busy machine changes no
+    # verdict; each also has a wall-clock safety, ``katas.wire.wall_seconds`` of it, for
+    # code that waits instead of computing.
+    #: Seconds to run all the cells of a submission (the wall-clock safety of the load).
     load_seconds: float = 20.0
-    #: Wall-clock seconds for one cell (a cell that never finishes is skipped).
+    #: CPU seconds for one cell (a cell that never finishes is skipped).
     cell_seconds: float = 10.0
-    #: Wall-clock seconds for one kata's batch of tests.
+    #: CPU seconds for one kata's batch of tests.
     kata_seconds: float = 20.0
-    #: Seconds for one call of a learner's function.
+    #: CPU seconds for one call of a learner's function.
     call_seconds: float = 2.0
     #: Wall-clock seconds for a whole submission: every child, restart and shrink.
     budget_seconds: float = 60.0
@@ -890,7 +894,7 @@ class Child:
                 self.current_cell = message["i"]
             return message.get("t") == "ready"
 
-        message = self.receive(self.limits.load_seconds, accept)
+        message = self.receive(wall_seconds(self.limits.load_seconds), accept)
         self.current_cell = None
         return message
 
@@ -900,7 +904,10 @@ class Child:
         self._queue({"t": "run", "id": request_id, "function": function,
                      "hide": [list(h) for h in hide], "cases": cases,
                      "timeout": self.limits.call_seconds, "budget": self.limits.kata_seconds})
-        message = self.receive(self.limits.kata_seconds + 5, lambda m: m.get(
+        # The child keeps the limits in CPU seconds; here, only the wall-clock safety
+        # (its batch's, and one more call's, which may be running when the batch's ends).
+        seconds = wall_seconds(self.limits.kata_seconds) + wall_seconds(self.limits.call_seconds)
+        message = self.receive(seconds, lambda m: m.get(
             "t") == "result" and m.get("id") == request_id)
         outcomes = message.get("outcomes")
         if not isinstance(outcomes, list) or len(outcomes) != len(cases):

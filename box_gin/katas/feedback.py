@@ -44,7 +44,7 @@ from .core import (
     shrink_key,
 )
 from .specs import BY_NAME, KATAS
-from .wire import answer, encode
+from .wire import answer, encode, wall_seconds
 
 #: The parts of ``box_gin`` a learner's function may use; the rest is the answers.
 ALLOWED_MODULES = frozenset({"box_gin", "box_gin.cards", "box_gin.display", "box_gin.views",
@@ -140,13 +140,21 @@ def call_once(fn: Callable[..., Any], data: list[Any], timeout: float,
     def ring(signum: int, frame: Any) -> None:
         raise _Alarm()
 
+    def arm() -> None:
+        if use_alarm:  # CPU seconds, as in the grader's child; the wall clock as a safety
+            signal.setitimer(signal.ITIMER_PROF, timeout)
+            signal.setitimer(signal.ITIMER_REAL, wall_seconds(timeout))
+
+    def disarm() -> None:
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.setitimer(signal.ITIMER_PROF, 0)
+
     if use_alarm:
-        previous = signal.signal(signal.SIGALRM, ring)
+        previous = (signal.signal(signal.SIGALRM, ring), signal.signal(signal.SIGPROF, ring))
     try:
         reply = answer(fn, data, card_type=Card, card_text=repr,
-                       card_of=_CARD_BY_TEXT.__getitem__,
-                       start=lambda: use_alarm and signal.setitimer(signal.ITIMER_REAL, timeout),
-                       stop=lambda: use_alarm and signal.setitimer(signal.ITIMER_REAL, 0))
+                       card_of=_CARD_BY_TEXT.__getitem__, start=arm, stop=disarm)
         return read_outcome(json.loads(json.dumps(reply)), params,
                             card_of=_CARD_BY_TEXT.__getitem__)
     except _Alarm:
@@ -157,8 +165,9 @@ def call_once(fn: Callable[..., Any], data: list[Any], timeout: float,
         return Raised(type(exc).__name__, isinstance(exc, ValueError), str(exc)[:300])
     finally:
         if use_alarm:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
+            disarm()
+            signal.signal(signal.SIGALRM, previous[0])
+            signal.signal(signal.SIGPROF, previous[1])
 
 
 def local_oracle(fn: Callable[..., Any], kata: Kata) -> Callable[[Sequence[Args]], list[Outcome]]:
