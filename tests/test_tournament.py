@@ -289,3 +289,14 @@ def test_a_bot_runs_with_the_checkers_whole_sandbox() -> None:
     results = run(bots, Settings(deals=1, seed=3, budget=Budget(10.0, 300.0)), final=False)
     confined = {b.name: b for b in results.bots}["confined"]
     assert (confined.illegal, confined.timeouts, confined.crashes) == (0, 0, 0)
+
+
+def test_without_the_extra_the_command_says_what_to_install(tmp_path: Path, monkeypatch,
+                                                           capsys) -> None:
+    from box_gin.cli import main
+
+    monkeypatch.setitem(__import__("sys").modules, "openskill", None)  # as if not installed
+    (tmp_path / "ada.py").write_text(HONEST)
+    assert main(["tournament", str(tmp_path), "--matches", "1", "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "pip install 'box-gin[tournament]'" in err and "openskill" in err

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -83,8 +84,24 @@ def entrants(paths: list[Path], with_references: bool = True) -> tuple[list[Any]
     return out + refs, skipped
 
 
+def missing_extra(dask: bool) -> str | None:
+    """What to install when a library the tournament needs is missing, else None."""
+    needs = [("openskill", "tournament")] + ([("distributed", "dask")] if dask else [])
+    for module, extra in needs:
+        try:
+            __import__(module)
+        except ImportError as exc:
+            return _("box-gin tournament needs the {extra} extra: pip install "
+                     "'box-gin[{extra}]' ({error})").format(extra=extra, error=exc)
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the tournament the arguments describe; the exit status."""
+    missing = missing_extra(bool(args.dask))
+    if missing:
+        print(missing, file=sys.stderr)
+        return 1
     from ..files import write_atomic
     from .core import Budget
     from .report import leaderboard_html, write_records
