@@ -17,10 +17,11 @@ line is a batch of decisions, each a seat's view in the compact form of
 the last ones named, or the setup's).  The answer is a line per decision, as soon as it
 is ready: the action's text (or null); ``k`` 1 when the bot returned an action (for
 ``advise``: or an ``Advice`` of one), else ``r``, what it returned, in short.  A
-decision that raises is answered ``{"e": name, "m": message}``, one that runs past its
-time ``{"x": 1}`` (``cpu_seconds`` of CPU time when the setup sets them, else
-``decision_seconds`` on the clock).  Whatever it sends, the driver checks; the grader
-also times each decision itself, from the kernel's count of the sandbox's CPU time.
+decision that raises is answered ``{"e": name, "m": message}``; one that runs past its
+time ``{"x": 1, "w": "cpu"}`` (``cpu_seconds`` of CPU time, when the setup sets them)
+or ``{"x": 1, "w": "wall"}`` (``decision_seconds`` on the clock).  Whatever it sends,
+the driver checks; the grader also times each decision itself, from the kernel's count
+of the sandbox's CPU time.
 """
 
 import inspect
@@ -100,7 +101,10 @@ def main() -> None:
     class Timeout(BaseException):
         pass
 
+    rang = [""]
+
     def ring(signum, frame):
+        rang[0] = "cpu" if signum == signal.SIGPROF else "wall"
         raise Timeout()
 
     signal.signal(signal.SIGALRM, ring)
@@ -193,7 +197,7 @@ def main() -> None:
                     if cpu_call:
                         setitimer(prof, 0)
             except Timeout:
-                reply = {"a": {"x": 1}}
+                reply = {"a": {"x": 1, "w": rang[0]}}
             except BaseException as exc:
                 try:
                     reply = {"a": {"e": type(exc).__name__[:60], "m": str(exc)[:200]}}

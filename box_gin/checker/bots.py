@@ -37,6 +37,7 @@ from ..katas.specs.nb7_bots import (
     Deal,
     Legality,
     all_deals,
+    cpu_timer,
     play_hands,
     result_of,
 )
@@ -86,7 +87,7 @@ def child_setup(katas: list[BotKata]) -> dict[str, Any]:
     """What a bot's child needs to know beside its cells: each decision's timers (the
     CPU time, and the clock's safety), and to say which cell it runs."""
     timing = katas[0].timing
-    return {"progress": True, "cpu_seconds": timing.decision + 0.1,
+    return {"progress": True, "cpu_seconds": cpu_timer(timing.decision),
             "decision_seconds": timing.wall}
 
 
@@ -108,8 +109,9 @@ def _shown(text: Any) -> str:
 def answer_of(reply: dict[str, Any], cpu: float, wall: float) -> Answer:
     """The child's answer line read as untrusted data (its CPU time measured here)."""
     sent = reply.get("a")
-    if isinstance(sent, dict) and "x" in sent:
-        return Answer(stopped="timeout", cpu=cpu, wall=wall)
+    if isinstance(sent, dict) and "x" in sent:  # which timer rang: only its label
+        return Answer(stopped="cpu" if sent.get("w") == "cpu" else "wall", cpu=cpu,
+                      wall=wall)
     if isinstance(sent, dict) and "e" in sent:
         message = sent.get("m")
         return Answer(raised=(type_name(sent.get("e")),
@@ -124,7 +126,7 @@ def answer_of(reply: dict[str, Any], cpu: float, wall: float) -> Answer:
 
 
 def _gone_id(exc: ChildGone) -> str:
-    return {"timeout": "timeout", "the child exited": "exited",
+    return {"timeout": "wall", "the child exited": "exited",
             "the child sent too much": "too_much"}.get(str(exc), "protocol")
 
 
@@ -155,7 +157,7 @@ def grade_bot(child: Child, box: Sandbox, kata: BotKata, seed: int) -> tuple[Leg
         except ChildGone as exc:
             reply, stopped = {}, _gone_id(exc)
             state["alive"] = False
-            if stopped == "timeout" and time.monotonic() >= child.budget:
+            if stopped == "wall" and time.monotonic() >= child.budget:
                 raise OutOfTime() from exc
         wall = time.monotonic() - start
         after = box.cpu_seconds(proc)
