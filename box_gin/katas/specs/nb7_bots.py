@@ -242,7 +242,7 @@ def why_text(reason: str, values: dict[str, Any], kind: str = "play") -> str:
                  "{limit:g} s").format(took=number("took"), limit=number("limit"))
     if reason == "stalled":
         return _("it had not decided after {limit:g} s on the clock: it waited, slept or "
-                 "was stopped (a decision may compute for {cpu:g} s)").format(
+                 "was stuck (a decision may compute for {cpu:g} s)").format(
             limit=number("limit"), cpu=number("cpu"))
     if reason == "gone":
         return _("its process stopped: {why}").format(why=gone_text(text("gone", 20)))
