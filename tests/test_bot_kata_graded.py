@@ -30,6 +30,7 @@ from box_gin.checker.verdicts import language, verdict_text
 from box_gin.cli import main
 from box_gin.hand import Role
 from box_gin.katas import BY_NAME, KATAS, check
+from box_gin.katas.feedback import CheckResult
 from box_gin.katas.specs.nb7_bots import (
     CORNERS,
     BotKata,
@@ -460,7 +461,7 @@ def test_check_enforces_a_decisions_cpu_time_and_the_clocks_safety():
         return greedy_bot(view)
 
     def sleeps(seconds):
-        slept = []
+        slept: list[float] = []
 
         def play(view):
             if len(view.history) == 3 and not slept:
@@ -494,9 +495,10 @@ def test_all_the_decisions_of_a_kata_have_a_cpu_time_in_all():
 def test_katas_check_and_nbgrader_grade_the_bot_kata_as_box_gin_check():
     solution = _cells(SOLUTION)
     result = check(solution["play"], "play")
-    assert result.passed and "legal in" in repr(result)
+    assert isinstance(result, CheckResult) and result.passed and "legal in" in repr(result)
     wrong = _functions(NOT_AN_ACTION)
-    assert not check(wrong["play"]).passed
+    failed_here = check(wrong["play"])
+    assert isinstance(failed_here, CheckResult) and not failed_here.passed
     graded = grade_result("play", solution, seed=SEED)
     assert graded.passed and graded.points == BY_NAME["play"].points
     failed = grade_result("advise", wrong, seed=SEED)

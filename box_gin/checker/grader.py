@@ -46,6 +46,7 @@ from ..katas.core import (
     Returned,
     TimedOut,
     call_text,
+    gone_text,
     shrink_failure,
 )
 from ..katas.specs import KATAS
@@ -214,8 +215,6 @@ def _why_id(exc: ChildGone) -> str:
 
 
 def _why(exc: ChildGone) -> str:
-    from .verdicts import gone_text
-
     return gone_text(_why_id(exc))
 
 
