@@ -87,9 +87,11 @@ ENGINE_TESTS := tests/test_cards.py tests/test_melds.py tests/test_hand.py \
 
 # Three passes: (1) the notebooks (nbval) and the tests that share nothing, two at a time;
 # (2) what must run alone: the real browser, and the red team and the sandbox, whose
-# checks see every process and temporary folder of the machine; (3) the engine again on
-# the other kernels.
-ALONE := tests/browser tests/test_redteam.py tests/test_sandbox.py tests/test_tournament.py
+# checks see every process and temporary folder of the machine, and the sandboxed bots
+# (the tournament's, the bot kata's), which play thousands of hands; (3) the engine again
+# on the other kernels.
+ALONE := tests/browser tests/test_redteam.py tests/test_sandbox.py tests/test_tournament.py \
+	tests/test_bot_kata_graded.py
 
 pytest: $(VENV)/.stamp-test $(NBG)/.stamp
 	BOX_GIN_NBGRADER_VENV=$(CURDIR)/$(NBG) BOX_GIN_REQUIRE_NBGRADER=1 \

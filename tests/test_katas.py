@@ -13,7 +13,7 @@ import pytest
 
 from box_gin import Card, best_melds
 from box_gin.files import kit_files
-from box_gin.katas import BY_NAME, KATAS, check
+from box_gin.katas import BY_NAME, CASE_KATAS, KATAS, check
 from box_gin.katas.core import Raised, Returned, cards_of, fmt, problem
 from box_gin.katas.feedback import CheckResult, engine_uses, run_check
 from box_gin.katas.wire import Opaque, decode, encode
@@ -45,19 +45,22 @@ def C(text: str) -> list[Card]:
 
 
 def test_at_least_fifteen_katas_in_five_notebooks_with_points():
-    assert len(KATAS) >= 15
-    assert {k.notebook for k in KATAS} == {1, 2, 3, 4, 5}
+    assert len(CASE_KATAS) >= 15
+    assert {k.notebook for k in CASE_KATAS} == {1, 2, 3, 4, 5}
     assert len({k.name for k in KATAS}) == len(KATAS)
-    assert all(k.points > 0 and k.public and k.hidden_count > 0 for k in KATAS)
+    assert all(k.points > 0 and k.public and k.hidden_count > 0 for k in CASE_KATAS)
+    # and the bot kata's two functions, graded by playing (tests/test_bot_kata_graded.py)
+    assert [(k.name, k.notebook) for k in KATAS if k not in CASE_KATAS] == [
+        ("play", 7), ("advise", 7)]
 
 
-@pytest.mark.parametrize("kata", KATAS, ids=lambda k: k.name)
+@pytest.mark.parametrize("kata", CASE_KATAS, ids=lambda k: k.name)
 def test_the_reference_solution_passes_in_the_notebook(kata):
     result = run_check(SOLUTIONS[kata.name], kata)
     assert result.passed, result.feedback()
 
 
-@pytest.mark.parametrize("kata", KATAS, ids=lambda k: k.name)
+@pytest.mark.parametrize("kata", CASE_KATAS, ids=lambda k: k.name)
 def test_a_stub_fails_and_says_it_is_not_written(kata):
     def stub(*args):
         raise NotImplementedError()
@@ -80,7 +83,7 @@ def test_fixed_hidden_cases_are_the_same_in_another_process():
     assert out == _digest_of_hidden_cases()
 
 
-@pytest.mark.parametrize("kata", KATAS, ids=lambda k: k.name)
+@pytest.mark.parametrize("kata", CASE_KATAS, ids=lambda k: k.name)
 def test_fresh_cases_differ_by_seed_and_are_valid(kata):
     one, two = kata.fresh_cases(1), kata.fresh_cases(2)
     assert len(one) == len(two) == kata.fresh_count
@@ -356,7 +359,7 @@ def test_check_gives_the_function_equal_values_never_the_cases_own():
     assert seen[0][1] == "box" and seen[0][1] is not kata.public[0][1]
 
 
-@pytest.mark.parametrize("kata", KATAS, ids=lambda k: k.name)
+@pytest.mark.parametrize("kata", CASE_KATAS, ids=lambda k: k.name)
 def test_the_corners_are_valid_inputs_and_lead_the_fixed_hidden_tests(kata):
     assert kata.corners, kata.name
     assert len(kata.hidden_cases()) == kata.hidden_count >= len(kata.corners)

@@ -16,7 +16,10 @@ the student's process is only ever a quoted value in it, never a line of its own
 Everything is decided in this process: the cases (the public ones, the fixed hidden
 ones and a fresh draw from the run's secret seed), their expected answers (computed
 before the first child starts) and the verdicts.  A child only ever sends back what the
-learner's functions returned, and that is read as untrusted data.
+learner's functions returned, and that is read as untrusted data.  The bot kata's
+functions (``play``, ``advise``) are graded by playing: the hands are played here and
+the child, a bot's child with the engine staged, is asked for each decision
+(:mod:`box_gin.checker.bots`).
 """
 
 from __future__ import annotations
@@ -43,17 +46,20 @@ from ..katas.core import (
     Returned,
     TimedOut,
     call_text,
+    gone_text,
     shrink_failure,
 )
 from ..katas.specs import KATAS
+from ..katas.specs.nb7_bots import BotKata
 from ..katas.wire import MAX_DEPTH, Opaque, decode, encode
-from .safe import one_line, quoted, visible
+from .bots import BOT_CHILD, OutOfTime, bot_result, bot_sandbox, child_setup, grade_bot
+from .safe import one_line, quoted, type_name, visible
 from .sandbox import Child, ChildGone, Limits, Sandbox, harden_grader, open_sandbox
 from .submissions import BadSubmission, Submission, defined_names, extract_cells
 from .verdicts import Note, safe_problem, verdict_of, verdict_text
 
 #: Changes whenever grading could give a different result: part of the rerun cache key.
-CHECKER_VERSION = "3"
+CHECKER_VERSION = "4"
 StudentResult = dict[str, Any]
 #: The longest text from a child kept anywhere (a string in an answer, a message).
 MAX_TEXT = 300
@@ -140,16 +146,6 @@ def decode_outcome(data: Any, params: Sequence[str] = ()) -> Outcome:
     return Raised("ProtocolError", False, _("the answer could not be read"))
 
 
-def type_name(name: Any) -> str:
-    """An exception's type name as the child sent it, kept only if it is a dotted
-    Python name (a class can be given any name: ``type("✔ passed", ...)``)."""
-    text = name if isinstance(name, str) else ""
-    parts = text[:80].split(".")
-    if text and all(p.isidentifier() and p.isascii() for p in parts):
-        return text[:80]
-    return "Exception"
-
-
 @dataclass
 class Run:
     """One grading run: its seed, its sandbox, its limits and every case it judges."""
@@ -162,14 +158,28 @@ class Run:
     cases: dict[str, tuple[list[Args], list[Any]]] = field(default_factory=dict)
     #: kata name -> the cases as sent on the wire (encoded once for the whole class).
     encoded: dict[str, list[Any]] = field(default_factory=dict)
+    #: The sandbox of the bots' children (the engine staged), made when first needed.
+    _bots: Sandbox | None = field(default=None, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def prepare(self) -> None:
         """Draw every case and compute every expected answer, here, now."""
         for kata in self.katas:
+            if isinstance(kata, BotKata):
+                continue  # graded by playing: its hands come from the seed, as it plays
             if kata.name not in self.cases:
                 cases = kata.graded_cases(self.seed)
                 self.cases[kata.name] = (cases, [kata.expected(a) for a in cases])
                 self.encoded[kata.name] = [_encode(a) for a in cases]
+
+
+    def bot_sandbox(self) -> Sandbox:
+        """The sandbox of a bot's child: this run's, with the engine staged (under the
+        run's stage, removed with it)."""
+        with self._lock:
+            if self._bots is None:
+                self._bots = bot_sandbox(self.sandbox)
+            return self._bots
 
 
 def max_score(katas: Sequence[Kata] = KATAS) -> int:
@@ -205,8 +215,6 @@ def _why_id(exc: ChildGone) -> str:
 
 
 def _why(exc: ChildGone) -> str:
-    from .verdicts import gone_text
-
     return gone_text(_why_id(exc))
 
 
@@ -222,6 +230,11 @@ def grade_file(path: Path, cells: list[tuple[str, str]], katas: Sequence[Kata], 
     results: dict[str, KataResult] = {}
     problems: list[str] = []
     pending = list(katas)
+    # The bot kata's functions run in a bot's child (the engine staged), asked a decision
+    # at a time; every other kata in a kata's child, on its cases.
+    bots = [k for k in katas if isinstance(k, BotKata)]
+    if bots and len(bots) != len(katas):
+        raise ValueError("grade a file's bot katas and its other katas apart")
     skip: set[int] = set()
     request = 0
     seen_ready = False
@@ -233,8 +246,14 @@ def grade_file(path: Path, cells: list[tuple[str, str]], katas: Sequence[Kata], 
         setup = {"cells": cells, "skip": sorted(skip), "functions": [k.name for k in pending],
                  "cell_seconds": run.limits.cell_seconds,
                  "hide": sorted({h for k in pending for h in k.hide})}
+        box = run.sandbox
         try:
-            child = Child(run.sandbox, setup, run.limits, budget)
+            if bots:
+                box = run.bot_sandbox()
+                child = Child(box, {**setup, **child_setup(bots)}, run.limits, budget,
+                              script=BOT_CHILD)
+            else:
+                child = Child(run.sandbox, setup, run.limits, budget)
         except ChildGone as exc:
             problems.append(_("{file}: could not be run ({why})").format(
                 file=visible(path.name), why=_why(exc)))
@@ -272,8 +291,18 @@ def grade_file(path: Path, cells: list[tuple[str, str]], katas: Sequence[Kata], 
                     continue
                 request += 1
                 try:
+                    if isinstance(kata, BotKata):
+                        results[kata.name], alive = _grade_bot(child, box, kata, run, notes)
+                        if not alive:
+                            break  # a fresh child for the katas left
+                        continue
                     results[kata.name] = _grade_kata(child, kata, request, blocked, run,
                                                      notes)
+                except OutOfTime:
+                    note = Note("out_of_time", {"seconds": f"{run.limits.budget_seconds:g}"})
+                    notes[kata.name] = note
+                    results[kata.name] = KataResult(kata, False, hidden=True, note=note.text())
+                    break  # the katas left are out of time too
                 except ChildGone as exc:
                     note = Note("stopped", {"why": _why_id(exc)})
                     notes[kata.name] = note
@@ -292,6 +321,18 @@ def grade_file(path: Path, cells: list[tuple[str, str]], katas: Sequence[Kata], 
             notes[kata.name] = note
             results[kata.name] = KataResult(kata, False, hidden=True, note=note.text())
     return results, problems
+
+
+def _grade_bot(child: Child, box: Sandbox, kata: BotKata, run: Run,
+               notes: dict[str, Note]) -> tuple[KataResult, bool]:
+    """Grade a bot kata's function by playing its hands, the child asked for each
+    decision; the result, and whether the child can still be asked."""
+    legality, alive = grade_bot(child, box, kata, run.seed)
+    result, fault = bot_result(kata, legality)
+    if fault is not None:
+        notes[kata.name] = Note("bot_fault", fault)
+        result.note = notes[kata.name].text()
+    return result, alive
 
 
 def safe_judge_cases(kata: Kata, cases: Sequence[Args], outcomes: Sequence[Outcome],
@@ -373,10 +414,16 @@ def grade_submission(sub: Submission, run: Run) -> StudentResult:
     for f, katas in assign(run.katas, cells).items():
         if not katas:
             continue
-        budget = min(deadline, time.monotonic() + run.limits.budget_seconds)
+        # A bot kata's functions may take their time on the clock (nb7_bots.Timing) on
+        # top of the file's budget, within the submission's.
+        extra = sum(k.timing.total_wall for k in katas if isinstance(k, BotKata))
+        budget = min(deadline, time.monotonic() + run.limits.budget_seconds + extra)
         # Katas whose answer is part of what a learner may use (Card.value...) run in a
-        # child of their own, where that part was removed before any student code ran.
-        for group in ([k for k in katas if not k.hide], [k for k in katas if k.hide]):
+        # child of their own, where that part was removed before any student code ran;
+        # the bot kata's in a bot's child, where the engine is.
+        cases = [k for k in katas if not isinstance(k, BotKata)]
+        for group in ([k for k in cases if not k.hide], [k for k in cases if k.hide],
+                      [k for k in katas if isinstance(k, BotKata)]):
             if group:
                 found, file_problems = grade_file(f, cells[f], group, run, budget, notes)
                 results.update(found)

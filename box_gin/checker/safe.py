@@ -102,3 +102,13 @@ def csv_cell(value: Any) -> Any:
 def csv_row(values: list[Any]) -> list[Any]:
     """:func:`csv_cell` on every cell of a row."""
     return [csv_cell(v) for v in values]
+
+
+def type_name(name: Any) -> str:
+    """An exception's type name as the child sent it, kept only if it is a dotted
+    Python name (a class can be given any name: ``type("✔ passed", ...)``)."""
+    text = name if isinstance(name, str) else ""
+    parts = text[:80].split(".")
+    if text and all(p.isidentifier() and p.isascii() for p in parts):
+        return text[:80]
+    return "Exception"

@@ -187,7 +187,10 @@ def _staged_folders(top: Path) -> list[Path]:
 
 
 def _unstage(top: Path) -> None:
-    for folder in _staged_folders(top):
+    """Remove a staged copy, and any other staged under it (a bot's engine copy)."""
+    folders = _staged_folders(top) + [Path(base) / d for base, dirs, _files in os.walk(top)
+                                      for d in dirs]
+    for folder in folders:
         with suppress(OSError):
             os.chmod(folder, 0o755)
     shutil.rmtree(top, ignore_errors=True)
@@ -359,6 +362,76 @@ class Cgroups:
         self.remove(list(dict.fromkeys(self.folders.values())))
 
 
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _stat_fields(pid: int) -> list[str] | None:
+    """The fields of ``/proc/PID/stat`` after the command's name (state first)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            data = f.read(4096)
+    except OSError:
+        return None
+    return data[data.rfind(b")") + 2:].decode("ascii", "replace").split()
+
+
+def _cpu_ticks(pid: int) -> int | None:
+    """The user and system CPU time of a live process (all its threads), clock ticks."""
+    fields = _stat_fields(pid)
+    if fields is None or len(fields) < 13 or fields[0] in ("Z", "X"):
+        return None
+    try:
+        return int(fields[11]) + int(fields[12])
+    except ValueError:
+        return None
+
+
+class _CpuClock:
+    """The CPU time of a child and every process below it: with ``single`` (no process
+    or thread can be added), the last one's ``/proc/PID/schedstat``, kept open; else the
+    user and system time of each from ``/proc/PID/stat``."""
+
+    def __init__(self, pid: int, single: bool) -> None:
+        self.pids = _descendants(pid)
+        self.fd: int | None = None
+        if single:
+            with suppress(OSError):
+                self.fd = os.open(f"/proc/{self.pids[-1]}/schedstat",
+                                  os.O_RDONLY | os.O_CLOEXEC)
+
+    def read(self) -> float | None:
+        if self.fd is not None:
+            try:
+                return int(os.pread(self.fd, 64, 0).split()[0]) / 1e9
+            except (OSError, ValueError, IndexError):
+                return None
+        ticks = [_cpu_ticks(pid) for pid in self.pids]
+        known = [t for t in ticks if t is not None]
+        return sum(known) / _CLOCK_TICKS if known else None
+
+    def close(self) -> None:
+        if self.fd is not None:
+            with suppress(OSError):
+                os.close(self.fd)
+            self.fd = None
+
+
+def _descendants(pid: int) -> list[int]:
+    """``pid`` and every process below it (bubblewrap's, then the child)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            fields = _stat_fields(int(entry))
+            if fields is not None and len(fields) > 1 and fields[1].isdigit():
+                children.setdefault(int(fields[1]), []).append(int(entry))
+    out, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        out.append(current)
+        todo += children.get(current, [])
+    return out
+
+
 #: The shell step that puts a child's first process into its cgroups before it execs.
 _JOIN = 'while [ "$1" != -- ]; do echo $$ >"$1" || exit 125; shift; done; shift; exec "$@"'
 
@@ -387,6 +460,8 @@ class Sandbox:
     limits: Limits = field(default_factory=Limits)
     #: child pid -> its cgroup folders, until :meth:`release`.
     _groups: dict[int, list[Path]] = field(default_factory=dict)
+    #: child pid -> the clock of its sandbox's CPU time (:meth:`cpu_seconds`).
+    _clocks: dict[int, _CpuClock] = field(default_factory=dict)
 
     def describe(self) -> str:
         """The isolation in force, in words, for the terminal and the gradebook; then
@@ -539,6 +614,9 @@ class Sandbox:
 
     def release(self, proc: subprocess.Popen[bytes]) -> None:
         """Kill a spawned child and everything in its cgroup; remove the cgroup."""
+        clock = self._clocks.pop(proc.pid, None)
+        if clock is not None:
+            clock.close()
         groups = self._groups.pop(proc.pid, [])
         Cgroups.kill(groups)
         with suppress(ProcessLookupError, PermissionError):
@@ -549,6 +627,17 @@ class Sandbox:
             proc.wait(timeout=5)
         if groups and not Cgroups.remove(groups):
             self._groups[-proc.pid] = groups  # removed at close
+
+    def cpu_seconds(self, proc: subprocess.Popen[bytes]) -> float | None:
+        """The CPU time (seconds) that a spawned child's sandbox has used, as the kernel
+        counts it: what the child says of its own time is never needed.  None where
+        ``/proc`` does not say.  Its processes are found when first asked (bubblewrap's,
+        then the child); in a bubblewrap or uid sandbox no process or thread can be
+        added, so the child's own count, to the nanosecond, is the sandbox's."""
+        clock = self._clocks.get(proc.pid)
+        if clock is None:
+            clock = self._clocks[proc.pid] = _CpuClock(proc.pid, self.processes > 0)
+        return clock.read()
 
     def peak_memory(self, proc: subprocess.Popen[bytes]) -> int | None:
         """The most memory a running child's cgroup held, bytes (None: no cgroup)."""
@@ -799,11 +888,16 @@ def open_sandbox(kind: str = "auto", jobs: int = 1, limits: Limits | None = None
     raise SandboxError(text + (": " + "; ".join(unique[:6]) if unique else ""))
 
 
+#: The script of a kata's child, under the staged ``box_gin``.
+KATA_CHILD = "checker/child.py"
+
+
 class Child:
-    """One running child for one submission file."""
+    """One running child for one submission file (``script``: the child to run, under
+    the staged ``box_gin``: a kata's, or a bot's in a sandbox that stages the engine)."""
 
     def __init__(self, box: Sandbox, setup: dict[str, Any], limits: Limits,
-                 budget: float) -> None:
+                 budget: float, script: str = KATA_CHILD) -> None:
         self.box = box
         self.limits = limits
         self.budget = budget
@@ -819,7 +913,7 @@ class Child:
         rlimits = box.child_limits(limits)
         try:
             self.proc, self.folder = box.spawn(
-                self.uid, ["-I", "-S", "-B", "{box}/box_gin/checker/child.py",
+                self.uid, ["-I", "-S", "-B", f"{{box}}/box_gin/{script}",
                            json.dumps(rlimits)], limits, (write_end,))
         except OSError as exc:
             os.close(write_end)
@@ -835,6 +929,10 @@ class Child:
 
     def _queue(self, message: dict[str, Any]) -> None:
         self._out += json.dumps(message).encode() + b"\n"
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a line for the child: :meth:`receive` writes it while it reads."""
+        self._queue(message)
 
     def _lines(self) -> dict[str, Any] | None:
         prefix = self.nonce.encode() + b" "

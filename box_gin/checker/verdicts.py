@@ -41,26 +41,16 @@ from ..katas.core import (
     TimedOut,
     call_text,
     feedback_text,
+    gone_text,
     problem,
 )
 from ..katas.feedback import blocked_note, plain_text
 from ..katas.specs import BY_NAME
+from ..katas.specs.nb7_bots import fault_text, why_text
 from ..katas.wire import Opaque, decode, encode
 from .safe import one_line, quoted
 
 _CARD_BY_TEXT = {repr(c): c for c in full_deck()}
-
-
-def gone_text(why: str) -> str:
-    """Why a child stopped, from its id."""
-    if why == "timeout":
-        return _("it did not finish in time")
-    if why == "exited":
-        return _("the process exited or was killed: a crash, os._exit, or a limit on "
-                 "memory or CPU time")
-    if why == "too_much":
-        return _("it sent far too much output")
-    return _("it broke the checker's protocol")
 
 
 def note_text(note_id: str, values: dict[str, Any]) -> str:
@@ -84,7 +74,23 @@ def note_text(note_id: str, values: dict[str, Any]) -> str:
     if note_id == "checker_failed":
         return _("the checker failed on this submission: {error}").format(
             error=one_line(v.get("error"), 80))
+    if note_id == "bot_fault":
+        return fault_text(_plain_values(v))
     return one_line(v.get("text", ""), 300)
+
+
+def _plain_values(values: dict[str, Any]) -> dict[str, Any]:
+    """A note's values as a gradebook holds them, every text made one visible line."""
+    def plain(value: Any) -> Any:
+        if isinstance(value, bool) or value is None:
+            return value
+        if isinstance(value, int | float):
+            return value
+        if isinstance(value, list):
+            return [plain(x) for x in value[:60]]
+        return one_line(value, 300)
+
+    return {str(k)[:40]: plain(v) for k, v in list(values.items())[:40]}
 
 
 @dataclass(frozen=True)
@@ -267,6 +273,11 @@ def reason_text(verdict: dict[str, Any]) -> str:
         return ""
     if result.failure is not None:
         return result.failure.problem
+    note = verdict.get("note")
+    if isinstance(note, dict) and note.get("id") == "bot_fault" and isinstance(
+            note.get("values"), dict):
+        values = _plain_values(note["values"])
+        return why_text(str(values.get("why", "")), values, str(values.get("kind", "")))
     return result.note or ""
 
 

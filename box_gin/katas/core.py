@@ -107,6 +107,11 @@ class Kata:
     #: Seconds one call may take.
     call_timeout: float = 2.0
 
+    def passed_text(self, result: KataResult) -> str | None:
+        """The verdict's words when the kata passed, if the kata has words of its own
+        (None: the usual ones, :func:`feedback_text`)."""
+        return None
+
     def expected(self, args: Args) -> Any:
         """The reference answer, or :class:`Raised` when the input must be rejected."""
         try:
@@ -235,11 +240,29 @@ def expected_text(kata: Kata, args: Args, expected: Any) -> str:
 # -- judging -----------------------------------------------------------------------
 
 
+def not_written() -> str:
+    """Why a function that still raises ``NotImplementedError`` fails, in words."""
+    return _("the function is not written yet: replace "
+             "`raise NotImplementedError()` with your code")
+
+
+def gone_text(why: str) -> str:
+    """Why the process that ran a learner's function stopped, from its id (the checker's
+    words for ``timeout``, ``exited``, ``too_much``, anything else)."""
+    if why == "timeout":
+        return _("it did not finish in time")
+    if why == "exited":
+        return _("the process exited or was killed: a crash, os._exit, or a limit on "
+                 "memory or CPU time")
+    if why == "too_much":
+        return _("it sent far too much output")
+    return _("it broke the checker's protocol")
+
+
 def problem(kata: Kata, args: Args, expected: Any, outcome: Outcome) -> str | None:
     """Why ``outcome`` is wrong for ``args``, or None when it is right."""
     if isinstance(outcome, Raised) and outcome.type_name == "NotImplementedError":
-        return _("the function is not written yet: replace "
-                 "`raise NotImplementedError()` with your code")
+        return not_written()
     if isinstance(expected, Raised):
         if isinstance(outcome, Raised) and outcome.value_error:
             return None
@@ -301,6 +324,9 @@ class KataResult:
 def feedback_text(result: KataResult) -> str:
     """The verdict on a kata in plain text."""
     kata = result.kata
+    own = kata.passed_text(result) if result.passed else None
+    if own is not None:
+        return own
     if result.passed:
         if result.hidden:
             # TRANSLATORS: {more} is the number of hidden tests; {public} of public ones.

@@ -9,7 +9,9 @@ The solution notebooks carry nbgrader's cell metadata (schema version 3):
   TESTS``: nbgrader (and ``box-gin release``) leave it out of what students get, and
   ``nbgrader autograde`` puts it back.  It calls :func:`grade`, which runs the kata's
   public, fixed hidden and fresh hidden tests with the same judges as ``box-gin check``
-  and raises ``AssertionError`` with the same feedback when one fails.
+  (for the bot kata's ``play`` and ``advise``: plays its fixed and shuffled hands, as
+  ``box-gin check`` does) and raises ``AssertionError`` with the same feedback when one
+  fails.
 
 ``box-gin nbgrader COURSE_DIR`` lays out ``COURSE_DIR/source/<assignment>/`` with the
 solution notebooks and writes an ``nbgrader_config.py``; then nbgrader's own commands
@@ -47,6 +49,7 @@ from ..katas.core import Failure, KataResult, judge_cases, shrink_failure
 from ..katas.feedback import blocked_note, engine_uses, feedback_text, local_oracle, plain_text
 from ..katas.release import BEGIN_HIDDEN, END_HIDDEN, dumps
 from ..katas.specs import BY_NAME, KATAS
+from ..katas.specs.nb7_bots import BotKata, legality, result_of
 
 SCHEMA_VERSION = 3
 #: The environment variable that fixes the fresh hidden tests' seed (else it is secret).
@@ -85,6 +88,9 @@ def grade_result(name: str, namespace: Mapping[str, Any], seed: int | None = Non
     if not callable(fn):
         return KataResult(kata, False, note=_("no function named {name} was found").format(
             name=name), hidden=True)
+    if isinstance(kata, BotKata):  # the bot kata: its hands played, as box-gin check does
+        return result_of(kata, legality(fn, kata.kind, hands=kata.hands, timing=kata.timing,
+                                        seed=_seed() if seed is None else seed))
     uses = engine_uses(fn)
     if uses:
         return KataResult(kata, False, note=blocked_note(uses), hidden=True)

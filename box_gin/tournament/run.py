@@ -91,15 +91,14 @@ def play_chunk(entrants: Sequence[Entrant], specs: Sequence[GameSpec], settings:
     """Play ``specs`` in this process: the submissions' bots each in a sandboxed child
     of its own (one sandbox for the chunk), the reference bots here."""
     from ..checker.sandbox import open_sandbox
-    from .sandboxed import bot_sandbox, stage, unstage
+    from .sandboxed import bot_sandbox
 
     needed = {name for s in specs for name in s.players}
     sandboxed = [e for e in entrants if e.name in needed and e.reference is None]
-    box = top = base = None
+    box = base = None
     if sandboxed:
         base = open_sandbox(settings.isolation, jobs=len(sandboxed))
-        top = stage()
-        box = bot_sandbox(base, top)
+        box = bot_sandbox(base)  # the engine staged under base's stage, removed with it
     players = _players(entrants, needed, settings, box)
     try:
         return play_games(specs, players, rules=settings.rules, budget=settings.budget,
@@ -111,8 +110,6 @@ def play_chunk(entrants: Sequence[Entrant], specs: Sequence[GameSpec], settings:
             p.close()
         if base is not None:
             base.close()
-        if top is not None:
-            unstage(top)
 
 
 def chunks(specs: Sequence[GameSpec], n: int) -> list[list[GameSpec]]:

@@ -1,10 +1,11 @@
 """Bots in the grader's sandbox: one long-lived child per bot, asked in batches.
 
 The isolation is the checker's (:func:`box_gin.checker.sandbox.open_sandbox`: bubblewrap
-with every namespace unshared, a uid of its own as root, the same resource caps); only
-the staged files differ: a bot may use the engine (its rules, its views, the reference
-bots), so the child gets a read-only copy of the engine and of this package's child
-script, and nothing else of the kit, the driver or the other bots.
+with every namespace unshared, a uid of its own as root, the same resource caps), with
+the files every bot's child gets, the grader's of the bot kata too
+(:func:`box_gin.checker.bots.bot_sandbox`): a read-only copy of the engine and of the
+child's script, ``box_gin/checker/botchild.py``, and nothing else of the kit, the driver
+or the other bots.
 
 The driver sends a batch of views on the child's stdin and reads a line back for each,
 on a pipe of its own, led by a random nonce; a line is bounded (:data:`MAX_REPLY`), and
@@ -17,7 +18,6 @@ every later decision of it is played by default and counted as a crash.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import secrets
@@ -25,23 +25,17 @@ import select
 import shutil
 import signal
 import subprocess
-import tempfile
 import time
 from collections.abc import Sequence
 from contextlib import suppress
-from pathlib import Path
 from typing import Any
 
-from ..checker.sandbox import PACKAGE_DIR, ChildGone, Limits, Sandbox
+from ..checker.bots import BOT_CHILD, bot_sandbox
+from ..checker.sandbox import ChildGone, Limits, Sandbox
+from ..checker.seatwire import encode
 from ..rules import Rules
 from .core import Budget, Reply, Request
-from .wire import encode
 
-#: The engine modules a bot's child may load (beside the standard library).
-ENGINE = ("__init__.py", "errors.py", "i18n.py", "cards.py", "kernels.py", "melds.py",
-          "actions.py", "knocking.py", "layoffs.py", "scoring.py", "rules.py", "hand.py",
-          "match.py", "bots.py", "tournament/wire.py", "tournament/child.py",
-          "checker/child.py")
 #: The most a child may send in one line (bytes).
 MAX_REPLY = 1 << 20
 #: How many times a bot's child is started again before the bot is out.
@@ -49,47 +43,7 @@ MAX_RESTARTS = 3
 #: Seconds an answer may come after its decision's budget (the pipe, a busy machine).
 GRACE = 1.0
 
-
-def stage() -> Path:
-    """A read-only copy of the engine and the bot child, in a folder of its own."""
-    top = Path(tempfile.mkdtemp(prefix="box-gin-bots-"))
-    os.chmod(top, 0o755)
-    names = list(ENGINE) + [p.name for p in PACKAGE_DIR.glob("_speedups*.so")]
-    for name in names:
-        target = top / "box_gin" / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(PACKAGE_DIR / name, target)
-        os.chmod(target, 0o444)
-    # The package's own __init__ would import the ratings library: the child needs wire.
-    init = top / "box_gin" / "tournament" / "__init__.py"
-    init.write_text('"""The tournament, as a bot\'s child sees it: the wire only."""\n')
-    os.chmod(init, 0o444)
-    for folder in (top / "box_gin" / "tournament", top / "box_gin" / "checker",
-                   top / "box_gin"):
-        os.chmod(folder, 0o555)
-    return top
-
-
-def unstage(top: Path) -> None:
-    for folder in (top / "box_gin" / "tournament", top / "box_gin" / "checker",
-                   top / "box_gin"):
-        with suppress(OSError):
-            os.chmod(folder, 0o755)
-    shutil.rmtree(top, ignore_errors=True)
-
-
-def staged_files(top: Path) -> dict[str, bytes]:
-    """The staged copy's files by their name under ``box_gin/`` (what bubblewrap copies
-    into each bot's sandbox from memory)."""
-    package = top / "box_gin"
-    return {str(p.relative_to(package)): p.read_bytes()
-            for p in sorted(package.rglob("*")) if p.is_file()}
-
-
-def bot_sandbox(box: Sandbox, top: Path) -> Sandbox:
-    """The checker's sandbox with the bots' staged files in place of the katas'."""
-    return dataclasses.replace(box, stage=top, files=staged_files(top), uids=box.uids,
-                               locks=box.locks)
+__all__ = ["GRACE", "MAX_REPLY", "MAX_RESTARTS", "SandboxedPlayer", "bot_sandbox"]
 
 
 class SandboxedPlayer:
@@ -136,7 +90,7 @@ class SandboxedPlayer:
         self._uid = self.box.take_uid()
         try:
             self._proc, self._folder = self.box.spawn(
-                self._uid, ["-I", "-S", "-B", "{box}/box_gin/tournament/child.py",
+                self._uid, ["-I", "-S", "-B", f"{{box}}/box_gin/{BOT_CHILD}",
                             json.dumps(rlimits)], limits, (write_end,))
         except OSError:
             os.close(read_end)

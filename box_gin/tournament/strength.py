@@ -125,15 +125,9 @@ class BotCheck:
     def lines(self) -> list[str]:
         leg = self.legality
         if leg.fault is not None:
-            f = leg.fault
-            return [
-                _("✘ {name}: not legal.").format(name=leg.kind),
-                _("In hand {seed} ({preset} rules), as the {seat}, decision {n}: "
-                  "{why}.").format(seed=f.seed, preset=f.preset, seat=f.seat.label,
-                                   n=f.decision + 1, why=f.why),
-            ]
-        out = [_("✔ {name}: legal in {hands} seeded hands, every seat and rule preset "
-                 "({decisions} decisions, each within {limit:g} s).").format(
+            return [_("✘ {name}: not legal.").format(name=leg.kind), leg.fault.text()]
+        out = [_("✔ {name}: legal in {hands} hands, every seat and rule preset "
+                 "({decisions} decisions, each within {limit:g} s of CPU time).").format(
             name=leg.kind, hands=leg.hands, decisions=leg.decisions, limit=leg.seconds)]
         for ref, est in self.strength.items():
             out.append(_("Against {bot}: scores {score}, 95% interval "
@@ -157,8 +151,9 @@ class BotCheck:
 def check(fn: Bot, kind: str | None = None, *, hands: int = HANDS, deals: int = 50,
           seed: int = 0, against: Sequence[str] = tuple(REFERENCES)) -> BotCheck:
     """The bot kata's check: ``check(play)`` or ``check(advise)`` (the kind is read
-    from the function's name, or given).  ``hands`` seeded hands prove it legal; then
-    ``deals`` duplicate deals measure it against each reference bot in ``against``."""
+    from the function's name, or given).  The kata's fixed hands and ``hands`` hands
+    shuffled from ``seed`` prove it legal, as ``box-gin check`` does; then ``deals``
+    duplicate deals measure it against each reference bot in ``against``."""
     name = str(kind or getattr(fn, "__name__", ""))
     if name not in ("play", "advise"):
         raise ValueError(_("check() takes your play or advise function, not {name!r}")

@@ -1,15 +1,22 @@
 """The bot kata (notebook 7): ``play(view)`` and ``advise(view)`` proved legal.
 
-A bot is judged by playing: seeded hands, dealt in turn under every rule preset, with the
-learner's function in every seat it can hold (``play``: the box, then the captain, the
-other seat played by ``greedy_bot``; ``advise``: the sitter, whose legal advice a greedy
-captain follows).  Every decision must be an :class:`~box_gin.actions.Action` among the
-view's legal actions (for ``advise``: an :class:`~box_gin.bots.Advice`, or an action,
-that is legal for the captain), with no exception, within the time per decision.  The
-first decision that fails is the verdict, with its seat, preset, seed and why.
+A bot is judged by playing: hands dealt under every rule preset, with the learner's
+function in every seat it can hold (``play``: the box, then the captain, the other seat
+played by ``greedy_bot``; ``advise``: the sitter, whose legal advice a greedy captain
+follows).  The hands are the kata's fixed hands first (:data:`CORNERS`: stacked decks
+that lead at once where few shuffled hands go, the same in every run), then
+:data:`HANDS` hands shuffled from the run's seed, every preset and seat in turn.  Every
+decision must be an :class:`~box_gin.actions.Action` among the view's legal actions (for
+``advise``: an :class:`~box_gin.bots.Advice`, or an action, that is legal for the
+captain), with no exception, within its time (:class:`Timing`: seconds of CPU time, so
+that a busy machine changes nothing, with the clock as a safety for a decision that
+waits).  The first decision that fails is the verdict, with its seat, preset, hand and
+why (:class:`Fault`).
 
-The time is measured, not enforced: in the notebook a function that never returns hangs
-the cell (the grader's sandbox stops it).
+One play serves both checks: :func:`legality` runs the function here, in the notebook's
+kernel (``check(play)``), and ``box-gin check`` runs it in the checker's sandbox, asking
+the child for each decision (``box_gin/checker/bots.py`` calls :func:`play_hands` with
+an ``ask`` of its own).  The hands, the judge and the verdict are the same.
 
 >>> from box_gin.bots import greedy_bot
 >>> legality(greedy_bot, "play", hands=16).passed
@@ -21,20 +28,24 @@ it returned 'gin', which is not an action: return one of view.legal_actions
 from __future__ import annotations
 
 import random
+import signal
+import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...actions import Action
 from ...bots import Advice, greedy_bot
-from ...hand import Hand, Role
+from ...cards import Card, full_deck
+from ...hand import Hand, Role, SeatView
 from ...i18n import _
 from ...match import SitterView
 from ...rules import PRESETS
+from ..core import Kata, KataResult, gone_text, not_written
 
-#: The bot kata's notebook, and the functions it asks for (not yet graded by
-#: ``box-gin check``: a view does not travel on the grader's wire; see docs/katas.md).
+#: The bot kata's notebook, and the functions it asks for.
 NOTEBOOK = (7, "07_write_a_bot")
 FUNCTIONS = ("play", "advise")
 #: The seats each kind of function holds.
@@ -42,41 +53,133 @@ SEATS: dict[str, tuple[Role, ...]] = {
     "play": (Role.BOX, Role.CAPTAIN),
     "advise": (Role.SITTER,),
 }
-#: Seconds a decision may take (generous: the grader's machine is busy).
+#: CPU seconds one decision may take (generous: a decision of the reference bots takes
+#: a millisecond or less).
 DECISION_SECONDS = 2.0
-#: How many hands check() plays by default, spread evenly over every preset and seat.
+#: Seconds on the clock one decision may take: a safety, far above the CPU time, for a
+#: decision that waits or sleeps.
+DECISION_WALL_SECONDS = 10.0
+#: CPU seconds all the decisions of one function may take, over all its hands.
+TOTAL_SECONDS = 30.0
+#: Seconds on the clock all of them may take.
+TOTAL_WALL_SECONDS = 60.0
+#: How many shuffled hands are played, spread evenly over every preset and seat (after
+#: the fixed hands).
 HANDS = 1000
 
 
-@dataclass(frozen=True)
-class Fault:
-    """The first decision that failed."""
+def cpu_timer(limit: float) -> float:
+    """When the CPU timer of a decision rings: well after its limit, since the timer
+    counts CPU time more coarsely than the measure that decides (on a virtual machine
+    it was seen to ring at 0.93 of its time by ``time.process_time``)."""
+    return 1.25 * limit + 0.05
 
-    seat: Role
+
+@dataclass(frozen=True)
+class Timing:
+    """The time a bot may take, in seconds."""
+
+    #: CPU time of one decision.
+    decision: float = DECISION_SECONDS
+    #: The clock, for one decision.
+    wall: float = DECISION_WALL_SECONDS
+    #: CPU time of all the decisions of the kata.
+    total: float = TOTAL_SECONDS
+    #: The clock, for all of them.
+    total_wall: float = TOTAL_WALL_SECONDS
+
+
+# -- the hands ----------------------------------------------------------------------
+
+#: The fixed hands, by name: (the judged seat's ten cards, the other seat's, the upcard,
+#: the stock's first cards, and the seed of the fixed order the rest of the deck follows).
+#:
+#: - ``gin-now``: the seat's ten cards all meld and the upcard, the stock's top card and
+#:   the card after it each extend a meld, so that whatever the seat does first (take,
+#:   or pass and draw) it may knock for gin, or go big gin where the rules allow it; the
+#:   other seat's cards make no meld with any of them (it lets the upcard go by).
+#: - ``ace-up``: an ace of spades turned up (in Oklahoma the knock limit is 0, gin only,
+#:   and a spade doubles) and ten cards for each seat that make no meld; the rest of the
+#:   deck in an order under which, in Oklahoma, the reference bots and the solution play
+#:   the stock out to its last cards (unless the judged seat makes gin first).
+CORNERS: dict[str, tuple[str, str, str, str, int]] = {
+    "gin-now": ("2H 3H 4H 7C 7D 7S 9S TS JS QS", "AC 3C 6C 9C JC 2D 4D 8D TD QD", "5H",
+                "KS 8S", 0),
+    "ace-up": ("2C 5C 8C JC 4D 7D TD KD 4S 7S", "TC KC 2D 5D 8D JD 3H 6H 9H QH", "AS", "",
+               14),
+}
+
+
+def _cards(text: str) -> list[Card]:
+    return [Card.parse(word) for word in text.split()]
+
+
+def corner_deck(name: str, seat: Role) -> list[Card]:
+    """The deck of the fixed hand ``name`` with the judged cards in ``seat`` (the sitter
+    judges the captain's)."""
+    *texts, order = CORNERS[name]
+    mine, theirs, upcard, top = (_cards(t) for t in texts)
+    captain, box = (theirs, mine) if seat is Role.BOX else (mine, theirs)
+    used = {*mine, *theirs, *upcard, *top}
+    rest = [c for c in full_deck() if c not in used]
+    random.Random(f"box-gin bot kata {name} {order}").shuffle(rest)
+    dealt = [card for pair in zip(captain, box, strict=True) for card in pair]
+    return [*dealt, *upcard, *top, *rest]
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One hand of the kata: its rules preset, the seat judged, and its cards: shuffled
+    from ``seed`` (a number), or the fixed hand of that name."""
+
     preset: str
-    seed: int
-    decision: int
-    why: str
+    seat: Role
+    seed: int | str
 
+    def hand(self) -> Hand:
+        """The hand, dealt."""
+        rules = PRESETS[self.preset]
+        if isinstance(self.seed, str):
+            return Hand.deal(rules, deck=corner_deck(self.seed, self.seat))
+        return Hand.deal(rules, seed=self.seed)
+
+
+def deals(hands: int, seed: int, kind: str) -> list[tuple[str, Role, int]]:
+    """The (preset, seat, deal seed) of each shuffled hand: every preset and seat in
+    turn."""
+    rng = random.Random(f"box-gin bot kata {kind} {seed}")
+    combos = [(p, s) for p in PRESETS for s in SEATS[kind]]
+    return [(*combos[i % len(combos)], rng.getrandbits(32)) for i in range(hands)]
+
+
+def all_deals(kind: str, hands: int = HANDS, seed: int = 0) -> list[Deal]:
+    """Every hand the kata plays, in order: the fixed hands in every preset and seat,
+    then ``hands`` shuffled from ``seed``."""
+    fixed = [Deal(p, s, name) for name in CORNERS for p in PRESETS for s in SEATS[kind]]
+    return fixed + [Deal(p, s, d) for p, s, d in deals(hands, seed, kind)]
+
+
+# -- one decision, and its judge --------------------------------------------------------
 
 @dataclass(frozen=True)
-class Legality:
-    """What playing the seeded hands showed."""
+class Answer:
+    """What one decision gave: the action the function returned (None: it returned no
+    action, and ``shown`` is what it returned, in short); or the exception it raised
+    (its type's name and its message); or why it stopped (``"cpu"``: its CPU timer
+    rang; ``"wall"``: the clock's; in the sandbox, why its process went: ``"exited"``,
+    ``"too_much"``, ``"protocol"``); and the CPU time and the time on the clock it
+    took."""
 
-    kind: str
-    hands: int
-    decisions: int
-    #: The longest decision, in seconds (it varies with the machine's load), and the limit.
-    slowest: float
-    fault: Fault | None
-    seconds: float = DECISION_SECONDS
-
-    @property
-    def passed(self) -> bool:
-        return self.fault is None
+    action: Action | None = None
+    shown: str = ""
+    raised: tuple[str, str] | None = None
+    stopped: str | None = None
+    cpu: float = 0.0
+    wall: float = 0.0
 
 
-def _short(value: Any) -> str:
+def short(value: Any) -> str:
+    """A returned value, in at most 60 characters."""
     try:
         text = repr(value)
     except Exception:  # a hostile __repr__
@@ -84,59 +187,338 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _judge(kind: str, value: Any, legal: tuple[Action, ...]) -> str | None:
-    """Why ``value`` is not a legal answer, or None."""
+def described(kind: str, value: Any) -> tuple[Action | None, str]:
+    """What the function returned: the action (an Advice's, for ``advise``), else None
+    and the value in short."""
     action = value.action if kind == "advise" and isinstance(value, Advice) else value
-    if not isinstance(action, Action):
-        return _("it returned {value}, which is not an action: return one of "
-                 "view.legal_actions").format(value=_short(value))
-    if action not in legal:
-        return _("it returned {action}, which is not legal here; the legal actions were: "
-                 "{legal}").format(action=action, legal=", ".join(str(a) for a in legal))
+    if isinstance(action, Action):
+        return action, ""
+    return None, short(value)
+
+
+#: A reason, as the judge gives it: its id and its values.
+Reason = tuple[str, dict[str, Any]]
+
+
+def judge(kind: str, answer: Answer, legal: Sequence[Action], timing: Timing
+          ) -> Reason | None:
+    """Why one decision fails, or None: first its time, then what it did."""
+    if answer.cpu > timing.decision or answer.stopped == "cpu":
+        return "slow", {"took": round(answer.cpu, 2), "limit": timing.decision,
+                        "stopped": answer.stopped == "cpu"}
+    if answer.stopped == "wall" or answer.wall > timing.wall:
+        return "stalled", {"limit": timing.wall, "cpu": timing.decision}
+    if answer.stopped is not None:
+        return "gone", {"gone": answer.stopped}
+    if answer.raised is not None:
+        error, message = answer.raised
+        if error == "NotImplementedError":
+            return "not_written", {}
+        return "raised", {"error": error, "message": message}
+    if answer.action is None:
+        return "not_action", {"value": answer.shown}
+    if answer.action not in legal:
+        return "illegal", {"action": str(answer.action), "legal": [str(a) for a in legal]}
     return None
 
 
-def deals(hands: int, seed: int, kind: str) -> list[tuple[str, Role, int]]:
-    """The (preset, seat, deal seed) of each hand: every preset and seat in turn."""
-    rng = random.Random(f"box-gin bot kata {kind} {seed}")
-    combos = [(p, s) for p in PRESETS for s in SEATS[kind]]
-    return [(*combos[i % len(combos)], rng.getrandbits(32)) for i in range(hands)]
+def why_text(reason: str, values: dict[str, Any], kind: str = "play") -> str:
+    """A reason in words, in the language in use (``values`` may come from a gradebook
+    file: each is read as text or a number, whatever it is)."""
+    v = values if isinstance(values, dict) else {}
+
+    def text(key: str, limit: int = 200) -> str:
+        return str(v.get(key, ""))[:limit]
+
+    def number(key: str) -> float:
+        value = v.get(key)
+        return float(value) if isinstance(value, int | float) else 0.0
+
+    if reason == "slow" and v.get("stopped") is True:
+        return _("it was still computing after {limit:g} s of CPU time, the limit for "
+                 "one decision, and was stopped").format(limit=number("limit"))
+    if reason == "slow":
+        return _("it computed for {took:.2f} s to decide (CPU time); the limit is "
+                 "{limit:g} s").format(took=number("took"), limit=number("limit"))
+    if reason == "stalled":
+        return _("it had not decided after {limit:g} s on the clock: it waited, slept or "
+                 "was stuck (a decision may compute for {cpu:g} s)").format(
+            limit=number("limit"), cpu=number("cpu"))
+    if reason == "gone":
+        return _("its process stopped: {why}").format(why=gone_text(text("gone", 20)))
+    if reason == "not_written":
+        return not_written()
+    if reason == "raised":
+        return _("it raised {error}: {message}").format(error=text("error", 80),
+                                                        message=text("message"))
+    if reason == "not_action" and kind == "advise":
+        return _("it returned {value}, which is not an action: return one of "
+                 "view.captain.legal_actions").format(value=text("value", 80))
+    if reason == "not_action":
+        return _("it returned {value}, which is not an action: return one of "
+                 "view.legal_actions").format(value=text("value", 80))
+    if reason == "illegal":
+        legal = v.get("legal")
+        shown = ", ".join(str(a)[:80] for a in legal[:60]) if isinstance(legal, list) else ""
+        return _("it returned {action}, which is not legal here; the legal actions were: "
+                 "{legal}").format(action=text("action", 120), legal=shown)
+    if reason == "slow_overall":
+        return _("its decisions computed for {took:.1f} s in all (CPU time); the limit is "
+                 "{limit:g} s for all of them: make them quicker").format(
+            took=number("took"), limit=number("limit"))
+    if reason == "stalled_overall":
+        return _("its decisions took {took:.1f} s on the clock in all; the limit is "
+                 "{limit:g} s for all of them").format(took=number("took"),
+                                                       limit=number("limit"))
+    return text("text", 300)
 
 
-def legality(fn: Callable[..., Any], kind: str = "play", *, hands: int = HANDS,
-             seed: int = 0, seconds: float = DECISION_SECONDS) -> Legality:
-    """Play ``hands`` seeded hands with ``fn`` as ``kind`` ("play" or "advise")."""
+@dataclass(frozen=True)
+class Fault:
+    """The first decision that failed: where (the seat, the preset, the hand: its seed,
+    or a fixed hand's name; the decision's number in the hand, from 0) and why (a
+    reason's id and its values, :func:`why_text`)."""
+
+    seat: Role
+    preset: str
+    seed: int | str
+    decision: int
+    reason: str
+    values: dict[str, Any] = field(default_factory=dict)
+    kind: str = "play"
+
+    @property
+    def why(self) -> str:
+        """Why, in words."""
+        return why_text(self.reason, self.values, self.kind)
+
+    def data(self) -> dict[str, Any]:
+        """The fault as plain data: a verdict's note values (:func:`fault_text`)."""
+        return {"kind": self.kind, "seat": self.seat.value, "preset": self.preset,
+                "hand": self.seed, "decision": self.decision, "why": self.reason,
+                **self.values}
+
+    def text(self) -> str:
+        """Where and why, in words."""
+        return fault_text(self.data())
+
+
+def fault_text(data: dict[str, Any]) -> str:
+    """A fault (:meth:`Fault.data`, maybe read from a gradebook file) in words, in the
+    language in use."""
+    d = data if isinstance(data, dict) else {}
+    try:
+        seat = Role(str(d.get("seat"))).label
+    except ValueError:
+        seat = "?"
+    preset = str(d.get("preset", "?"))[:40]
+    decision = d.get("decision")
+    n = decision + 1 if isinstance(decision, int) and not isinstance(decision, bool) else 0
+    kind = "advise" if d.get("kind") == "advise" else "play"
+    why = why_text(str(d.get("why", "")), d, kind)
+    hand = d.get("hand")
+    if isinstance(hand, str):
+        return _("In the fixed hand {name} ({preset} rules), as the {seat}, decision {n}: "
+                 "{why}.").format(name=hand[:40], preset=preset, seat=seat, n=n, why=why)
+    return _("In hand {seed} ({preset} rules), as the {seat}, decision {n}: {why}.").format(
+        seed=hand if isinstance(hand, int) else "?", preset=preset, seat=seat, n=n,
+        why=why)
+
+
+@dataclass(frozen=True)
+class Legality:
+    """What playing the hands showed."""
+
+    kind: str
+    hands: int
+    decisions: int
+    #: The longest decision, in CPU seconds (it varies a little from run to run).
+    slowest: float
+    fault: Fault | None
+    #: The CPU seconds a decision may take.
+    seconds: float = DECISION_SECONDS
+    #: The CPU seconds of all the decisions.
+    cpu: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        return self.fault is None
+
+
+# -- playing the hands --------------------------------------------------------------
+
+Ask = Callable[[Deal, SeatView], Answer]
+
+
+def play_hands(kind: str, hands: Sequence[Deal], ask: Ask, timing: Timing = Timing()
+               ) -> Legality:
+    """Play ``hands``, the learner's seat asked with ``ask(deal, view)`` (for ``advise``
+    the view is the captain's, which the sitter watches), the other seat by
+    ``greedy_bot``; stop at the first decision that fails."""
     if kind not in SEATS:
         raise ValueError(f"kind must be 'play' or 'advise', not {kind!r}")
-    decisions, slowest = 0, 0.0
-    for preset, seat, deal in deals(hands, seed, kind):
-        hand = Hand.deal(PRESETS[preset], seed=deal)
+    decisions, slowest, cpu, wall = 0, 0.0, 0.0, 0.0
+    for deal in hands:
+        hand = deal.hand()
         while not hand.is_over:
             role = hand.to_play
             assert role is not None
             view = hand.view(role)
-            ours = role is seat or (seat is Role.SITTER and role is Role.CAPTAIN)
+            ours = role is deal.seat or (deal.seat is Role.SITTER and role is Role.CAPTAIN)
             if not ours:
                 hand.apply(greedy_bot(view))
                 continue
-            asked = SitterView(view) if seat is Role.SITTER else view
-            start = time.perf_counter()
-            try:
-                value = fn(asked)
-            except Exception as exc:
-                why: str | None = _("it raised {error}: {message}").format(
-                    error=type(exc).__name__, message=str(exc)[:200])
-            else:
-                why = _judge(kind, value, view.legal_actions)
-            took = time.perf_counter() - start
-            slowest = max(slowest, took)
-            if why is None and took > seconds:
-                why = _("it took {took:.2f} s to decide; the limit is {limit:g} s").format(
-                    took=took, limit=seconds)
+            answer = ask(deal, view)
+            slowest, cpu, wall = max(slowest, answer.cpu), cpu + answer.cpu, wall + answer.wall
+            why = judge(kind, answer, view.legal_actions, timing)
+            if why is None and cpu > timing.total:
+                why = "slow_overall", {"took": round(cpu, 1), "limit": timing.total}
+            if why is None and wall > timing.total_wall:
+                why = "stalled_overall", {"took": round(wall, 1), "limit": timing.total_wall}
             if why is not None:
-                return Legality(kind, hands, decisions, slowest,
-                                Fault(seat, preset, deal, len(view.history), why), seconds)
+                fault = Fault(deal.seat, deal.preset, deal.seed, len(view.history), *why,
+                              kind=kind)
+                return Legality(kind, len(hands), decisions, slowest, fault, timing.decision,
+                                cpu)
             decisions += 1
-            action = value.action if isinstance(value, Advice) else value
-            hand.apply(action)
-    return Legality(kind, hands, decisions, slowest, None, seconds)
+            assert answer.action is not None
+            hand.apply(answer.action)
+    return Legality(kind, len(hands), decisions, slowest, None, timing.decision, cpu)
+
+
+class _Rang(BaseException):
+    """A decision's timer rang (raised inside the learner's function): ``which`` one,
+    "cpu" or "wall"."""
+
+    def __init__(self, which: str) -> None:
+        super().__init__(which)
+        self.which = which
+
+
+@contextmanager
+def _timers() -> Iterator[bool]:
+    """Signals that stop a decision that runs past its time, while the hands are played
+    (True); where signals cannot be used (not the main thread), False."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+            signal, "setitimer"):
+        yield False
+        return
+
+    def ring(signum: int, frame: Any) -> None:
+        raise _Rang("cpu" if signum == signal.SIGPROF else "wall")
+
+    before = signal.signal(signal.SIGPROF, ring), signal.signal(signal.SIGALRM, ring)
+    try:
+        yield True
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGPROF, before[0])
+        signal.signal(signal.SIGALRM, before[1])
+
+
+def _message(exc: BaseException) -> str:
+    try:
+        return str(exc)[:200]
+    except Exception:
+        return "?"
+
+
+def local_ask(fn: Callable[..., Any], kind: str, timing: Timing, timed: bool) -> Ask:
+    """Ask ``fn`` here, in this process: its CPU time measured (``time.process_time``)
+    and, when ``timed``, stopped by a timer when it runs past its CPU time or the
+    clock's safety."""
+
+    def ask(deal: Deal, view: SeatView) -> Answer:
+        asked = SitterView(view) if kind == "advise" else view
+        action, shown, raised, stopped = None, "", None, None
+        cpu, wall = time.process_time(), time.perf_counter()
+        try:
+            if timed:
+                signal.setitimer(signal.ITIMER_PROF, cpu_timer(timing.decision))
+                signal.setitimer(signal.ITIMER_REAL, timing.wall)
+            try:
+                action, shown = described(kind, fn(asked))  # a hostile __repr__ timed too
+            finally:
+                if timed:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+                    signal.setitimer(signal.ITIMER_PROF, 0)
+        except _Rang as rang:
+            stopped = rang.which
+        except KeyboardInterrupt:  # the learner stops the cell
+            raise
+        except BaseException as exc:  # SystemExit too, as in the sandbox
+            raised = (type(exc).__name__, _message(exc))
+        return Answer(action, shown, raised, stopped, time.process_time() - cpu,
+                      time.perf_counter() - wall)
+
+    return ask
+
+
+def legality(fn: Callable[..., Any], kind: str = "play", *, hands: int = HANDS,
+             seed: int = 0, seconds: float = DECISION_SECONDS,
+             timing: Timing | None = None) -> Legality:
+    """Play the kata's hands (the fixed ones, then ``hands`` shuffled from ``seed``) with
+    ``fn`` as ``kind`` ("play" or "advise"), here; ``seconds``: the CPU time of a
+    decision (or ``timing``: every limit)."""
+    if kind not in SEATS:
+        raise ValueError(f"kind must be 'play' or 'advise', not {kind!r}")
+    timing = timing or Timing(decision=seconds)
+    with _timers() as timed:
+        return play_hands(kind, all_deals(kind, hands, seed), local_ask(fn, kind, timing, timed),
+                          timing)
+
+
+# -- the kata, as the checker lists it -------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class BotKata(Kata):
+    """A function of the bot kata: graded by playing hands, not by cases."""
+
+    #: "play" or "advise".
+    kind: str = "play"
+    #: The shuffled hands played, after the fixed ones.
+    hands: int = HANDS
+    timing: Timing = Timing()
+
+    def passed_text(self, result: KataResult) -> str | None:
+        return _("✔ {name}: legal in {hands} hands, every seat and rule preset, each "
+                 "decision within {limit:g} s of CPU time.").format(
+            name=self.name, hands=result.more_tests, limit=self.timing.decision)
+
+    @property
+    def all_hands(self) -> int:
+        """How many hands the kata plays: the fixed ones and the shuffled ones."""
+        return len(CORNERS) * len(PRESETS) * len(SEATS[self.kind]) + self.hands
+
+
+def result_of(kata: BotKata, legality: Legality, note: str | None = None) -> KataResult:
+    """A kata result from playing the hands (``note``: the fault in words, by default
+    in the language in use)."""
+    if legality.fault is None:
+        return KataResult(kata, True, 0, legality.hands, True)
+    return KataResult(kata, False, 0, legality.hands, True,
+                      note=note if note is not None else legality.fault.text())
+
+
+def _bot(name: str, kind: str, points: int, summary: Callable[[], str],
+         hint: Callable[[], str]) -> BotKata:
+    return BotKata(name=name, notebook=NOTEBOOK[0], points=points, summary=summary,
+                   hint=hint, public=(), generate=lambda d: (),
+                   reference=lambda *args: None, judge=lambda args, expected, got: None,
+                   size=lambda args: 0, params=("view",), hidden_count=0, fresh_count=0,
+                   call_timeout=DECISION_SECONDS, kind=kind)
+
+
+KATAS: tuple[BotKata, ...] = (
+    _bot("play", "play", 3,
+         lambda: _("a bot for the box or the captain: one of view.legal_actions"),
+         lambda: _("return one of view.legal_actions in every phase (the upcard offer, "
+                   "a draw, a discard after taking a card that may not go back), and "
+                   "never raise")),
+    _bot("advise", "advise", 2,
+         lambda: _("the sitter's advice: one of view.captain.legal_actions"),
+         lambda: _("advise one of view.captain.legal_actions, or an Advice of one; the "
+                   "sitter's own view.legal_actions are always empty")),
+)
+

@@ -1,9 +1,11 @@
-"""A seat's view as compact plain data, for the sandboxed bots (and back).
+"""A seat's view as compact plain data, for the bots in the sandbox (and back).
 
-``encode(view)`` gives a short list (cards as their two-letter text run together, the
-phase and roles as small numbers, the history as ``"r:action"`` strings); the child
-rebuilds the :class:`~box_gin.hand.SeatView` with :func:`decoder`.  Only what the seat's
-view holds travels: the driver never sends a card the seat may not see.
+The one wire of both users of a bot's child (``box_gin/checker/botchild.py``): the
+tournament's driver and the grader of the bot kata.  ``encode(view)`` gives a short list
+(cards as their two-letter text run together, the phase and roles as small numbers, the
+history as ``"r:action"`` strings); the child rebuilds the
+:class:`~box_gin.hand.SeatView` with :func:`decoder`.  Only what the seat's view holds
+travels: the driver never sends a card the seat may not see.
 """
 
 from __future__ import annotations

@@ -1,0 +1,176 @@
+"""Bots in the checker's sandbox: the engine staged for them, and the grader of the bot
+kata.
+
+A bot may use the engine (its rules, its views, the reference bots), so a bot's child
+gets a read-only copy of the engine and of its own script, ``botchild.py``, staged under
+the run's sandbox (:func:`bot_sandbox`: the same isolation, uids, cgroups and caps as a
+kata's child; only the staged files differ), and nothing else of the kit: no driver, no
+deck, no other bot.  The tournament runs every bot in one (``box_gin/tournament/``).
+
+The grader of the bot kata (:func:`grade_bot`) plays the kata's hands here, with the
+engine (:func:`~box_gin.katas.specs.nb7_bots.play_hands`: the fixed hands, then the
+shuffled ones from the run's seed, every preset and seat), and asks the child for each
+of the learner's decisions: it sends the seat's view over the wire
+(:mod:`box_gin.checker.seatwire`), reads the answer and judges it itself, as ``check()``
+does in a notebook.  Nothing the child says about legality is trusted: the action must
+be one of the legal actions this process computed, and each decision's CPU time is the
+kernel's count for the whole sandbox (:meth:`Sandbox.cpu_seconds`), read before the view
+goes and after the answer comes, never the child's own report; a decision that does not
+answer within the clock's safety is stopped here.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import os
+import time
+from typing import Any
+
+from ..actions import Action
+from ..errors import BoxGinError
+from ..hand import SeatView
+from ..katas.core import KataResult
+from ..katas.specs.nb7_bots import (
+    Answer,
+    BotKata,
+    Deal,
+    Legality,
+    all_deals,
+    cpu_timer,
+    play_hands,
+    result_of,
+)
+from .safe import one_line, quoted, type_name
+from .sandbox import PACKAGE_DIR, Child, ChildGone, Sandbox
+from .seatwire import encode
+
+#: The engine modules a bot's child may load (beside the standard library), and the
+#: child itself.
+ENGINE = ("__init__.py", "errors.py", "i18n.py", "cards.py", "kernels.py", "melds.py",
+          "actions.py", "knocking.py", "layoffs.py", "scoring.py", "rules.py", "hand.py",
+          "match.py", "bots.py", "checker/seatwire.py", "checker/botchild.py",
+          "checker/child.py")
+#: The bot's child, under the staged ``box_gin``.
+BOT_CHILD = "checker/botchild.py"
+#: Seconds an answer may come after its decision's time on the clock (the pipe, a busy
+#: machine) before the grader stops the child.
+GRACE = 1.0
+
+
+def engine_files() -> dict[str, bytes]:
+    """The files of a bot's staged copy, by their name under ``box_gin/`` (the compiled
+    kernels too, when built)."""
+    names = list(ENGINE) + [p.name for p in PACKAGE_DIR.glob("_speedups*.so")]
+    return {name: (PACKAGE_DIR / name).read_bytes() for name in names}
+
+
+def bot_sandbox(box: Sandbox) -> Sandbox:
+    """``box`` with the bots' staged files in place of the katas': the engine copy,
+    written read-only under the sandbox's own stage (removed with it); the uids, locks
+    and cgroups are the sandbox's own."""
+    files = engine_files()
+    top = box.stage / "bots"
+    for name, data in files.items():
+        target = top / "box_gin" / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        os.chmod(target, 0o444)
+    folders = sorted({(top / "box_gin" / name).parent for name in files},
+                     key=lambda f: len(f.parts), reverse=True)
+    for folder in [*folders, top]:
+        os.chmod(folder, 0o555)
+    return dataclasses.replace(box, stage=top, files=files, uids=box.uids, locks=box.locks)
+
+
+def child_setup(katas: list[BotKata]) -> dict[str, Any]:
+    """What a bot's child needs to know beside its cells: each decision's timers (the
+    CPU time, and the clock's safety), and to say which cell it runs."""
+    timing = katas[0].timing
+    return {"progress": True, "cpu_seconds": cpu_timer(timing.decision),
+            "decision_seconds": timing.wall}
+
+
+class OutOfTime(Exception):
+    """The submission's time ran out while its bot was asked (not the bot's fault)."""
+
+
+def _shown(text: Any) -> str:
+    """What the bot returned, as its child said it: a Python literal (``'gin'``,
+    ``None``, ``['pass']``) shown as it is, anything else quoted."""
+    line = one_line(text if isinstance(text, str) else "?", 60)
+    try:
+        ast.literal_eval(line)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return quoted(line, 60)
+    return line
+
+
+def answer_of(reply: dict[str, Any], cpu: float, wall: float) -> Answer:
+    """The child's answer line read as untrusted data (its CPU time measured here)."""
+    sent = reply.get("a")
+    if isinstance(sent, dict) and "x" in sent:  # which timer rang: only its label
+        return Answer(stopped="cpu" if sent.get("w") == "cpu" else "wall", cpu=cpu,
+                      wall=wall)
+    if isinstance(sent, dict) and "e" in sent:
+        message = sent.get("m")
+        return Answer(raised=(type_name(sent.get("e")),
+                              quoted(message) if isinstance(message, str) and message else ""),
+                      cpu=cpu, wall=wall)
+    if reply.get("k") == 1 and isinstance(sent, str) and len(sent) <= 300:
+        try:
+            return Answer(Action.parse(sent), cpu=cpu, wall=wall)
+        except (BoxGinError, ValueError):
+            return Answer(shown=_shown(repr(sent)), cpu=cpu, wall=wall)
+    return Answer(shown=_shown(reply.get("r")), cpu=cpu, wall=wall)
+
+
+def _gone_id(exc: ChildGone) -> str:
+    return {"timeout": "wall", "the child exited": "exited",
+            "the child sent too much": "too_much"}.get(str(exc), "protocol")
+
+
+def grade_bot(child: Child, box: Sandbox, kata: BotKata, seed: int) -> tuple[Legality, bool]:
+    """Play the kata's hands (shuffled from ``seed``), asking ``child`` (running in
+    ``box``) for the learner's decisions; what the play showed, and whether the child
+    can still be asked (False once it died, hung or broke the protocol).  Raises
+    :class:`OutOfTime` when the submission's time runs out first."""
+    timing = kata.timing
+    sort = "a" if kata.kind == "advise" else "p"
+    state: dict[str, Any] = {"id": 0, "rules": None, "alive": True}
+    proc = child.proc
+    assert proc is not None
+
+    def ask(deal: Deal, view: SeatView) -> Answer:
+        state["id"] += 1
+        number = state["id"]
+        message: dict[str, Any] = {"id": number, "q": [[sort, encode(view), None]]}
+        if view.rules is not state["rules"]:
+            message["rules"], state["rules"] = view.rules.to_dict(), view.rules
+        child.send(message)
+        before = box.cpu_seconds(proc)
+        start = time.monotonic()
+        try:
+            reply = child.receive(timing.wall + GRACE, lambda m: m.get(
+                "t") == "a" and m.get("id") == number)
+            stopped = None
+        except ChildGone as exc:
+            reply, stopped = {}, _gone_id(exc)
+            state["alive"] = False
+            if stopped == "wall" and time.monotonic() >= child.budget:
+                raise OutOfTime() from exc
+        wall = time.monotonic() - start
+        after = box.cpu_seconds(proc)
+        # The kernel's count; only where /proc says nothing, the clock (never the child).
+        cpu = after - before if before is not None and after is not None else wall
+        if stopped is not None:
+            return Answer(stopped=stopped, cpu=cpu, wall=wall)
+        return answer_of(reply, cpu, wall)
+
+    legality = play_hands(kata.kind, all_deals(kata.kind, kata.hands, seed), ask, timing)
+    return legality, bool(state["alive"])
+
+
+def bot_result(kata: BotKata, legality: Legality) -> tuple[KataResult, dict[str, Any] | None]:
+    """A kata result and, for a fault, its note's values (the fault as data)."""
+    return result_of(kata, legality), (legality.fault.data() if legality.fault else None)
