@@ -525,7 +525,7 @@ def ui_glossary_misses(lang: str) -> list[tuple[str, str, str]]:
     words = glossary(lang)
     misses = []
     for english, strings, skipped in ui_messages(lang):
-        plain = re.sub(r"'[^']*'|box-gin|box_gin[\w.]*|\brule \w+", " ", english)
+        plain = re.sub(r"'[^']*'|box-gin|box_gin[\w.]*|\brule \w+|\w+(?:\.\w+)+", " ", english)
         for term in sorted(english_terms(plain) - skipped - UI_SKIPPED):
             if term in words and strings and not any(uses(s, words[term], lang)
                                                      for s in strings):
