@@ -300,3 +300,16 @@ def test_without_the_extra_the_command_says_what_to_install(tmp_path: Path, monk
     assert main(["tournament", str(tmp_path), "--matches", "1", "-q"]) == 1
     err = capsys.readouterr().err
     assert "pip install 'box-gin[tournament]'" in err and "openskill" in err
+
+
+@needs_bwrap
+def test_a_decision_is_timed_in_cpu_time_so_a_wait_is_no_time_out() -> None:
+    # A busy machine stretches a decision on the clock, not in CPU time: a bot whose
+    # first decision waits 1.5 s, with 0.5 s a decision, is not timed out.
+    waits = ("import time\nfrom box_gin import greedy_bot\nN = [0]\n"
+             "def play(view):\n    N[0] += 1\n    if N[0] == 1:\n        time.sleep(1.5)\n"
+             "    return greedy_bot(view)\n")
+    bots = [Entrant("waits", cells=(("bot.py", waits),)), *references()]
+    results = run(bots, Settings(deals=1, seed=3, budget=Budget(0.5, 300.0)))
+    waited = next(b for b in results.bots if b.name == "waits")
+    assert waited.decisions > 1 and (waited.illegal, waited.timeouts, waited.crashes) == (0, 0, 0)

@@ -83,7 +83,9 @@ def main() -> None:
     os.dup2(devnull, 0)
     setup = json.loads(stdin.readline())
     nonce, fd = setup["nonce"].encode(), int(setup["fd"])
-    write, dumps, loads, now = os.write, json.dumps, json.loads, time.perf_counter
+    # A decision's time as the child reports it is its CPU time (the tournament's tally;
+    # the bot kata's grader reads the kernel's count instead).
+    write, dumps, loads, now = os.write, json.dumps, json.loads, time.process_time
     sys.path.insert(0, os.path.dirname(setup["package"]))
 
     def send(message: dict) -> None:

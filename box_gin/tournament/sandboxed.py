@@ -33,6 +33,8 @@ from typing import Any
 from ..checker.bots import BOT_CHILD, bot_sandbox
 from ..checker.sandbox import ChildGone, Limits, Sandbox
 from ..checker.seatwire import encode
+from ..katas.specs.nb7_bots import cpu_timer
+from ..katas.wire import wall_seconds
 from ..rules import Rules
 from .core import Budget, Reply, Request
 
@@ -71,6 +73,7 @@ class SandboxedPlayer:
         self._sent: tuple[int, int, float, float] | None = None  # id, count, start, deadline
         self._failed: str | None = None
         self._request = 0
+        self._wall = wall_seconds(budget.decision)
 
     # -- the child ----------------------------------------------------------------------
 
@@ -105,7 +108,11 @@ class SandboxedPlayer:
         package = ("/box/box_gin" if self.box.kind == "bubblewrap"
                    else str(self.box.stage / "box_gin"))
         setup = {"nonce": nonce, "fd": write_end, "package": package, "cells": self.cells,
-                 "rules": self.rules.to_dict(), "decision_seconds": self.budget.decision,
+                 "rules": self.rules.to_dict(),
+                 # CPU time, as the bot kata's: a busy machine times out no decision; the
+                 # clock only stops what waits instead of computing.
+                 "cpu_seconds": cpu_timer(self.budget.decision),
+                 "decision_seconds": self._wall,
                  "cell_seconds": min(10.0, limits.load_seconds)}
         try:
             self._exchange(json.dumps(setup).encode() + b"\n", limits.load_seconds)
@@ -214,11 +221,11 @@ class SandboxedPlayer:
             ["a" if r.kind == "advise" else "p", encode(r.view),
              None if r.advice is None else str(r.advice)] for r in requests]}
         start = time.monotonic()
-        deadline = start + n * self.budget.decision + 2.0
+        deadline = start + n * self._wall + 2.0
         self._sent = (self._request, n, start, deadline)
         try:
             self._exchange(json.dumps(batch, separators=(",", ":")).encode() + b"\n",
-                           n * self.budget.decision + 2.0)
+                           n * self._wall + 2.0)
         except ChildGone as exc:
             self._failed = "timeout" if str(exc) == "timeout" else "crash"
 
@@ -235,7 +242,7 @@ class SandboxedPlayer:
         last = max(start, time.monotonic())
         while fault is None and len(replies) < n:
             try:
-                message = self._line(last + self.budget.decision + GRACE)
+                message = self._line(last + self._wall + GRACE)
                 if (message.get("t") != "a" or message.get("id") != request
                         or message.get("i") != len(replies)):
                     raise ChildGone("a malformed answer")
