@@ -115,8 +115,8 @@ class SandboxedPlayer:
                  "decision_seconds": self._wall,
                  "cell_seconds": min(10.0, limits.load_seconds)}
         try:
-            self._exchange(json.dumps(setup).encode() + b"\n", limits.load_seconds)
-            ready = self._line(time.monotonic() + limits.load_seconds)
+            self._exchange(json.dumps(setup).encode() + b"\n", wall_seconds(limits.load_seconds))
+            ready = self._line(time.monotonic() + wall_seconds(limits.load_seconds))
         except ChildGone:
             self.close()
             return self.start()
