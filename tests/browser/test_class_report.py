@@ -3,6 +3,7 @@ histogram, pass rates, counterexample cards and student sections show the gradeb
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,20 +12,42 @@ import pytest
 
 from box_gin.cli import main
 from box_gin.katas import KATAS
+from box_gin.checker.grader import max_score
 from box_gin.platforms.gradebook import load_gradebook
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
-from classroom import make_class  # noqa: E402
+from classroom import WRONG, make_class  # noqa: E402
+
+# A class of a dozen: a wrong student for each of several katas, best_melds wrong in three
+# ways (its counterexample card is drawn).  Every student also plays the bot kata, about
+# ten seconds of grading each, so the class is not every wrong submission there is.
+CLASS = [p for p in WRONG if p.stem in {
+    "card_value_ace_eleven", "parse_card_no_strip", "deal_box_first", "run_ace_high",
+    "best_melds_ace_high", "best_melds_card_twice", "best_melds_no_sets",
+    "can_knock_strictly_below", "lay_off_no_chain", "score_undercut_sign",
+    "winner_ignores_target", "roles_is_box"}]
+
+
+def english(kit: Path, folder: Path) -> Path:
+    """A student folder named as ``kit`` with its English notebooks only (the translated
+    ones under it would be students of their own)."""
+    target = folder / kit.name
+    target.mkdir()
+    for notebook in kit.glob("*.ipynb"):
+        shutil.copy(notebook, target)
+    return target
 
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
     folder = tmp_path_factory.mktemp("report")
     book = folder / "class.json"
-    students = [ROOT / "solutions", ROOT / "exercises", *make_class(folder / "class")]
+    assert len(CLASS) == 12
+    students = [*map(english, (ROOT / "solutions", ROOT / "exercises"), (folder, folder)),
+                *make_class(folder / "class", CLASS)]
     assert main(["check", *map(str, students), "--json", str(book), "-j", "2", "-q"]) == 0
     page = folder / "report.html"
     assert main(["report", str(book), "--html", str(page), "--lang", "en"]) == 0
@@ -52,7 +75,7 @@ def test_the_report_shows_the_gradebook(page: Any, report: tuple[Path, list[Any]
     assert failure.locator(".bg-card").count() >= 1
     assert page.locator("details.bg-student").count() == len(students)
     exercises = page.locator('details.bg-student[data-student="exercises"]')
-    assert "0/36" in exercises.locator(":scope > summary").inner_text()
+    assert f"0/{max_score(KATAS)}" in exercises.locator(":scope > summary").inner_text()
     # Folded: the student's feedback shows only once their line is clicked.
     assert not exercises.locator("pre.bg-feedback").first.is_visible()
     exercises.locator(":scope > summary").click()
