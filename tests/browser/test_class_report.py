@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from box_gin.checker.grader import max_score
 from box_gin.cli import main
 from box_gin.katas import KATAS
-from box_gin.checker.grader import max_score
 from box_gin.platforms.gradebook import load_gradebook
 
 pytestmark = pytest.mark.browser
