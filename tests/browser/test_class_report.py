@@ -46,7 +46,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[st
     folder = tmp_path_factory.mktemp("report")
     book = folder / "class.json"
     assert len(CLASS) == 12
-    students = [*map(english, (ROOT / "solutions", ROOT / "exercises"), (folder, folder)),
+    students = [english(ROOT / "solutions", folder), english(ROOT / "exercises", folder),
                 *make_class(folder / "class", CLASS)]
     assert main(["check", *map(str, students), "--json", str(book), "-j", "2", "-q"]) == 0
     page = folder / "report.html"
