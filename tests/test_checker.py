@@ -321,3 +321,37 @@ def test_a_call_is_limited_in_cpu_time_so_waiting_is_not_a_time_out(tmp_path):
     assert data["waits"]["katas"]["is_set"]["passed"], data["waits"]["katas"]["is_set"]
     assert not data["computes"]["katas"]["is_set"]["passed"]
     assert "did not finish" in data["computes"]["katas"]["is_set"]["feedback"]
+
+
+def test_an_import_from_the_kit_answers_a_kata_only_in_its_own_notebook(tmp_path):
+    """The bot kata's notebook imports ``best_melds`` from the engine for its bot: that
+    is no answer to kata 2's ``best_melds`` (which would run the notebook in a kata's
+    child, where the import fails, and report it), but in notebook 2 itself the same
+    import is graded, and the learner told why it fails."""
+    from box_gin.checker.grader import assign
+    from box_gin.checker.submissions import engine_imports
+
+    bot_cells = [("cell 1", "from box_gin.melds import best_melds\nimport box_gin.actions")]
+    two = [("cell 1", "from box_gin.melds import best_melds")]
+    own = [("cell 1", "from box_gin.melds import best_melds\ndef best_melds(h):\n    pass")]
+    assert engine_imports(bot_cells) == {"best_melds", "box_gin"}
+    assert engine_imports([("c", "from .melds import best_melds\nimport boxing")]) == set()
+    assert engine_imports(own) == set()
+    kata = BY_NAME["best_melds"]
+    seven, second = tmp_path / "07_write_a_bot.ipynb", tmp_path / "02_melds.ipynb"
+    assert assign([kata], {seven: bot_cells}) == {seven: []}
+    assert assign([kata], {seven: own}) == {seven: [kata]}
+    assert assign([kata], {seven: bot_cells, second: two}) == {seven: [], second: [kata]}
+
+
+def test_a_bot_notebook_alone_reports_no_problem_of_other_katas(tmp_path, capsys):
+    """Notebook 7 handed in alone: graded, with no ImportError from a kata it holds not."""
+    student = tmp_path / "ada"
+    student.mkdir()
+    shutil.copy(ROOT / "solutions" / "07_write_a_bot.ipynb", student)
+    out = tmp_path / "grades.json"
+    main(["check", str(tmp_path), "--json", str(out), "-q", "--seed", "3"])
+    entry = json.loads(out.read_text())["students"][0]
+    assert entry["problems"] == []
+    assert entry["katas"]["play"]["passed"] and entry["katas"]["advise"]["passed"]
+    assert not entry["katas"]["best_melds"]["found"]

@@ -55,7 +55,7 @@ from ..katas.wire import MAX_DEPTH, Opaque, decode, encode
 from .bots import BOT_CHILD, OutOfTime, bot_result, bot_sandbox, child_setup, grade_bot
 from .safe import one_line, quoted, type_name, visible
 from .sandbox import Child, ChildGone, Limits, Sandbox, harden_grader, open_sandbox
-from .submissions import BadSubmission, Submission, defined_names, extract_cells
+from .submissions import BadSubmission, Submission, defined_names, engine_imports, extract_cells
 from .verdicts import Note, safe_problem, verdict_of, verdict_text
 
 #: Changes whenever grading could give a different result: part of the rerun cache key.
@@ -386,11 +386,18 @@ def _encode(args: Args) -> Any:
 
 def assign(katas: Sequence[Kata], cells: dict[Path, list[tuple[str, str]]]
            ) -> dict[Path, list[Kata]]:
-    """Each kata in one file only: the preferred one among those that define it."""
+    """Each kata in one file only: the preferred one among those that define it.
+
+    A name a file only imports from the kit (``from box_gin.melds import best_melds`` in
+    the bot kata's notebook) defines that kata in the kata's own notebook alone, where
+    the learner is told why the import fails; elsewhere it is no answer to grade."""
     names = {f: defined_names(c) for f, c in cells.items()}
+    engine = {f: engine_imports(c) for f, c in cells.items()}
     out: dict[Path, list[Kata]] = {f: [] for f in cells}
     for kata in katas:
-        having = [f for f in _preferred(kata, list(cells)) if kata.name in names[f]]
+        own = f"{kata.notebook:02d}"
+        having = [f for f in _preferred(kata, list(cells)) if kata.name in names[f]
+                  and (kata.name not in engine[f] or f.name.startswith(own))]
         if having:
             out[having[0]].append(kata)
     return out

@@ -364,8 +364,21 @@ def extract_cells(path: Path, data: bytes | None = None) -> list[tuple[str, str]
 
 
 def defined_names(cells: list[tuple[str, str]]) -> set[str]:
-    """The names a file's code defines at its top level (functions and assignments)."""
+    """The names a file's code defines at its top level (functions, assignments and
+    imports)."""
+    return _top_level_names(cells)[0]
+
+
+def engine_imports(cells: list[tuple[str, str]]) -> set[str]:
+    """The names a file's code only imports from ``box_gin`` at its top level (never
+    defines itself): the kit's own functions, which no kata's child lets in."""
+    return _top_level_names(cells)[1]
+
+
+def _top_level_names(cells: list[tuple[str, str]]) -> tuple[set[str], set[str]]:
     names: set[str] = set()
+    own: set[str] = set()
+    from_engine: set[str] = set()
     for _label, source in cells:
         try:
             tree = ast.parse(source)
@@ -373,10 +386,17 @@ def defined_names(cells: list[tuple[str, str]]) -> set[str]:
             continue
         for node in tree.body:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                names.add(node.name)
+                own.add(node.name)
             elif isinstance(node, ast.Assign | ast.AnnAssign):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                names.update(t.id for t in targets if isinstance(t, ast.Name))
+                own.update(t.id for t in targets if isinstance(t, ast.Name))
             elif isinstance(node, ast.Import | ast.ImportFrom):
-                names.update((a.asname or a.name).split(".")[0] for a in node.names)
-    return names
+                imported = {(a.asname or a.name).split(".")[0] for a in node.names}
+                names.update(imported)
+                modules = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                           else [a.name for a in node.names])
+                engine = node.level == 0 if isinstance(node, ast.ImportFrom) else True
+                engine = engine and all(m.split(".")[0] == "box_gin" for m in modules)
+                if engine:
+                    from_engine.update(imported)
+    return names | own, from_engine - own
