@@ -35,7 +35,7 @@ from .actions import (
     discard,
     knock,
 )
-from .cards import BY_INDEX, Card, CardsLike, Suit, format_cards, full_deck
+from .cards import BY_INDEX, CARD_ORDER, Card, CardsLike, Suit, format_cards, full_deck
 from .errors import IllegalActionError, InvalidCardError
 from .i18n import _, ngettext, pgettext
 from .kernels import (
@@ -328,7 +328,7 @@ class Hand:
 
     def cards(self, role: Role) -> tuple[Card, ...]:
         """The cards ``role`` holds, sorted (the sitter holds none)."""
-        return tuple(sorted(self.hands.get(role, ())))
+        return tuple(sorted(self.hands.get(role, ()), key=CARD_ORDER))
 
     @property
     def stock_size(self) -> int:
@@ -397,7 +397,7 @@ class Hand:
             hand=self.cards(seat),
             discard_pile=tuple(self.discard_pile),
             stock_size=len(self.stock),
-            opponent_known=tuple(sorted(self.seen[other] & self.hands[other])),
+            opponent_known=tuple(sorted(self.seen[other] & self.hands[other], key=CARD_ORDER)),
             opponent_card_count=len(self.hands[other]),
             knock_limit=self.knock_limit,
             rules=self.rules,

@@ -25,6 +25,7 @@ import ast
 import dataclasses
 import os
 import time
+from functools import lru_cache
 from typing import Any
 
 from ..actions import Action
@@ -106,6 +107,13 @@ def _shown(text: Any) -> str:
     return line
 
 
+@lru_cache(maxsize=1024)
+def _parsed(text: str) -> Action:
+    """An answer's action, parsed once per text (bounded: the texts are the child's;
+    a text that names no action raises, and is not kept)."""
+    return Action.parse(text)
+
+
 def answer_of(reply: dict[str, Any], cpu: float, wall: float) -> Answer:
     """The child's answer line read as untrusted data (its CPU time measured here)."""
     sent = reply.get("a")
@@ -119,7 +127,7 @@ def answer_of(reply: dict[str, Any], cpu: float, wall: float) -> Answer:
                       cpu=cpu, wall=wall)
     if reply.get("k") == 1 and isinstance(sent, str) and len(sent) <= 300:
         try:
-            return Answer(Action.parse(sent), cpu=cpu, wall=wall)
+            return Answer(_parsed(sent), cpu=cpu, wall=wall)
         except (BoxGinError, ValueError):
             return Answer(shown=_shown(repr(sent)), cpu=cpu, wall=wall)
     return Answer(shown=_shown(reply.get("r")), cpu=cpu, wall=wall)
