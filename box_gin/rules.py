@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import RulesError
-from .i18n import _, ngettext
+from .i18n import _, ngettext, pgettext
 
 #: The hand is drawn when a player discards without knocking and only this many cards
 #: remain in the stock (a fixed rule, not an option).
@@ -134,3 +134,18 @@ PRESETS: dict[str, Rules] = {
     "hollywood": Rules(hollywood=True),
     "discard-taken": Rules(may_discard_taken_card=True),
 }
+
+
+def preset_names() -> dict[str, str]:
+    """The presets' names in the language in use, by key of :data:`PRESETS` (the play
+    app's and the classroom's menus)."""
+    return {
+        "standard": pgettext("rules preset", "standard"),
+        "gin-20": pgettext("rules preset", "gin bonus 20"),
+        "big-gin": pgettext("rules preset", "big gin"),
+        "oklahoma": pgettext("rules preset", "Oklahoma"),
+        "oklahoma-spades": pgettext("rules preset", "Oklahoma, a spade doubles"),
+        "classic": pgettext("rules preset", "classic bonuses"),
+        "hollywood": pgettext("rules preset", "Hollywood"),
+        "discard-taken": pgettext("rules preset", "taken card may go back"),
+    }

@@ -22,9 +22,9 @@ from .. import i18n
 from ..actions import Action, ActionKind
 from ..cards import Card
 from ..hand import Role, SeatView
-from ..i18n import LANGUAGES, _, is_rtl, ngettext, pgettext
+from ..i18n import LANGUAGES, _, is_rtl, ngettext
 from ..match import SitterView
-from ..rules import PRESETS
+from ..rules import PRESETS, preset_names
 from ..views.cards import STYLE, back_html, card_html
 from ..views.html import (
     hand_html,
@@ -76,20 +76,6 @@ def pick_language(asked: str | None, cookie: str | None, accept: str | None) -> 
         if code in LANGUAGES and q > 0:
             choices.append((-q, i, code))
     return sorted(choices)[0][2] if choices else "en"
-
-
-def preset_names() -> dict[str, str]:
-    """The rules presets' names in the language in use (as the play app names them)."""
-    return {
-        "standard": pgettext("rules preset", "standard"),
-        "gin-20": pgettext("rules preset", "gin bonus 20"),
-        "big-gin": pgettext("rules preset", "big gin"),
-        "oklahoma": pgettext("rules preset", "Oklahoma"),
-        "oklahoma-spades": pgettext("rules preset", "Oklahoma, a spade doubles"),
-        "classic": pgettext("rules preset", "classic bonuses"),
-        "hollywood": pgettext("rules preset", "Hollywood"),
-        "discard-taken": pgettext("rules preset", "taken card may go back"),
-    }
 
 
 def _labels() -> dict[str, str]:

@@ -55,7 +55,8 @@ from ..i18n import _, set_language
 
 # The app itself is a widget, box_gin.widgets.play_app; the notebooks (notebooks/play.ipynb
 # and its translations) import app from here, as they did.
-from ..widgets.play_app import TABLE_ID, Settings, app, preset_names, seat_players
+from ..rules import preset_names
+from ..widgets.play_app import TABLE_ID, Settings, app, seat_players
 
 __all__ = ["NOTEBOOK", "Settings", "app", "main", "preset_names", "seat_players"]
 

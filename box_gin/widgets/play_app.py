@@ -29,9 +29,9 @@ import ipywidgets as w
 
 from ..files import write_atomic
 from ..hand import Role
-from ..i18n import _, pgettext
+from ..i18n import _
 from ..match import Match
-from ..rules import PRESETS, Rules
+from ..rules import PRESETS, Rules, preset_names
 from .base import BoxGinWidget
 from .game_table import GameTable
 
@@ -39,20 +39,6 @@ from .game_table import GameTable
 BOT_NAMES = ("Ada", "Ben", "Cy")
 BOT_KINDS = ("greedy", "random")
 SEATS = ("cut", "box", "captain", "sitter")
-
-
-def preset_names() -> dict[str, str]:
-    """The rules presets' names in the language in use, by key of :data:`PRESETS`."""
-    return {
-        "standard": pgettext("rules preset", "standard"),
-        "gin-20": pgettext("rules preset", "gin bonus 20"),
-        "big-gin": pgettext("rules preset", "big gin"),
-        "oklahoma": pgettext("rules preset", "Oklahoma"),
-        "oklahoma-spades": pgettext("rules preset", "Oklahoma, a spade doubles"),
-        "classic": pgettext("rules preset", "classic bonuses"),
-        "hollywood": pgettext("rules preset", "Hollywood"),
-        "discard-taken": pgettext("rules preset", "taken card may go back"),
-    }
 
 
 # -- the game's settings ----------------------------------------------------------------
