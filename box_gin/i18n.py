@@ -20,7 +20,9 @@ import gettext
 import locale
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 DOMAIN = "box_gin"
@@ -33,6 +35,10 @@ RTL_LANGUAGES = frozenset({"he"})
 _translation: gettext.NullTranslations | None = None
 _language: str | None = None
 _listeners: list[Callable[[str], None]] = []
+#: The language of the block running now, where :func:`using` set one: each thread and
+#: each asyncio task has its own (a server renders each request in its reader's language).
+_in_use: ContextVar[tuple[str, gettext.NullTranslations] | None] = ContextVar(
+    "box_gin_language_in_use", default=None)
 
 
 def _detect() -> str:
@@ -76,6 +82,9 @@ def _load(lang: str) -> gettext.NullTranslations:
 def get_language() -> str:
     """The language in use, as a code such as ``"en"`` or ``"fr"``."""
     global _language
+    block = _in_use.get()
+    if block is not None:
+        return block[0]
     if _language is None:
         _language = _detect()
     return _language
@@ -87,15 +96,41 @@ def set_language(lang: str | None) -> None:
     Live widgets that registered with :func:`on_language_change` re-render.
     """
     global _language, _translation
-    code = (lang or _detect()).split("_")[0].split("-")[0].lower()
-    if code not in LANGUAGES:
-        raise ValueError(
-            f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}"
-        )
+    code = _code(lang or _detect(), lang)
     _language = code
     _translation = _load(code)
     for listener in list(_listeners):
         listener(code)
+
+
+def _code(text: str, asked: object) -> str:
+    code = text.split("_")[0].split("-")[0].lower()
+    if code not in LANGUAGES:
+        raise ValueError(
+            f"unknown language {asked!r}: choose one of {', '.join(LANGUAGES)}"
+        )
+    return code
+
+
+@functools.cache
+def _catalog(lang: str) -> gettext.NullTranslations:
+    return _load(lang)
+
+
+@contextmanager
+def using(lang: str) -> Iterator[None]:
+    """Use ``lang`` inside the block, for this thread or asyncio task alone.
+
+    Every other thread and task keeps its own language, even while this block waits
+    (``await``): the classroom server renders each request in its reader's language,
+    side by side.  Outside every such block, :func:`set_language`'s language holds.
+    No widget re-renders (the language in use elsewhere has not changed)."""
+    code = _code(lang, lang)
+    token = _in_use.set((code, _catalog(code)))
+    try:
+        yield
+    finally:
+        _in_use.reset(token)
 
 
 def is_rtl(lang: str | None = None) -> bool:
@@ -116,6 +151,9 @@ def on_language_change(listener: Callable[[str], None]) -> Callable[[], None]:
 
 def _current() -> gettext.NullTranslations:
     global _translation
+    block = _in_use.get()
+    if block is not None:
+        return block[1]
     if _translation is None:
         _translation = _load(get_language())
     return _translation

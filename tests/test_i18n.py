@@ -235,3 +235,70 @@ def test_hebrew_ui_messages_show_cards_formulas_and_code_in_logical_order() -> N
                 if _reordered(shown):
                     wrong.append((_reordered(shown), form[:80]))
     assert checked > 100 and wrong == []
+
+
+def test_a_block_in_its_own_language_holds_across_awaits_and_threads() -> None:
+    """Two requests of the classroom server, one French and one Hebrew, each waiting in
+    the middle of its page: each renders in its own language to the end, and the
+    language of everything else never changes (the old swap of the module's language
+    let the second request's exit put French back into the Hebrew one's page)."""
+    import asyncio
+    import threading
+
+    from box_gin.classroom.pages import language
+
+    seen: dict[str, list[str]] = {"fr": [], "he": []}
+
+    async def request(lang: str, wait: asyncio.Event, done: asyncio.Event) -> None:
+        with language(lang):
+            seen[lang].append(i18n._("king"))
+            done.set()
+            await wait.wait()  # the other request runs in the meantime
+            seen[lang].append(i18n._("king") + " " + i18n.get_language())
+
+    async def both() -> None:
+        first, second, go = asyncio.Event(), asyncio.Event(), asyncio.Event()
+        a = asyncio.create_task(request("fr", go, first))
+        await first.wait()
+        b = asyncio.create_task(request("he", go, second))
+        await second.wait()
+        assert i18n._("king") == "king"  # outside both blocks
+        go.set()
+        await asyncio.gather(a, b)
+
+    asyncio.run(both())
+    assert seen == {"fr": ["roi", "roi fr"], "he": ["מלך", "מלך he"]}
+    assert i18n.get_language() == "en"
+
+    other: list[str] = []
+    entered, leave = threading.Event(), threading.Event()
+
+    def worker() -> None:
+        with i18n.using("hu"):
+            entered.set()
+            leave.wait(60)
+            other.append(i18n._("king"))
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    entered.wait(60)
+    here = i18n._("king")  # this thread, while the other is in Hungarian
+    leave.set()
+    thread.join(60)
+    assert (here, other) == ("king", ["király"])
+    with pytest.raises(ValueError, match="unknown language 'xx'"):
+        with i18n.using("xx"):
+            pass
+
+
+def test_set_language_still_sets_everyones_language_outside_blocks() -> None:
+    heard: list[str] = []
+    remove = i18n.on_language_change(heard.append)
+    try:
+        i18n.set_language("fr")
+        with i18n.using("he"):
+            assert i18n._("king") == "מלך" and i18n.is_rtl()
+        assert i18n._("king") == "roi" and not i18n.is_rtl()
+        assert heard == ["fr"]  # a block re-renders no widget
+    finally:
+        remove()

@@ -24,13 +24,13 @@ feedback text, and what the student's process said is only ever a quoted value.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import Card, full_deck
-from ..i18n import _, get_language, set_language
+from ..i18n import _, get_language, using
 from ..katas.core import (
     Failure,
     Kata,
@@ -292,18 +292,10 @@ def written_yet(verdict: dict[str, Any]) -> bool:
     return not (isinstance(returned, dict) and returned.get("raised") == "NotImplementedError")
 
 
-@contextmanager
-def language(lang: str | None) -> Iterator[None]:
-    """Use ``lang`` for a while (None: leave the language as it is)."""
-    before = get_language()
-    if lang is None or lang == before:
-        yield
-        return
-    set_language(lang)
-    try:
-        yield
-    finally:
-        set_language(before)
+def language(lang: str | None) -> AbstractContextManager[None]:
+    """Use ``lang`` for a while, in this thread alone (None: leave the language as it
+    is); no live widget re-renders for it."""
+    return nullcontext() if lang is None else using(lang)
 
 
 def localise(results: Sequence[dict[str, Any]], lang: str | None = None,

@@ -13,10 +13,9 @@ and switched back.
 from __future__ import annotations
 
 import functools
-import gettext
 import html
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
 
 from .. import i18n
 from ..actions import Action, ActionKind
@@ -41,20 +40,10 @@ LANGUAGE_NAMES = {"en": "English", "fr": "Français", "hu": "Magyar", "uk": "У�
                   "id": "Bahasa Indonesia", "he": "עברית"}
 
 
-@functools.cache
-def _catalog(lang: str) -> gettext.NullTranslations:
-    return i18n._load(lang)
-
-
-@contextmanager
-def language(lang: str) -> Iterator[None]:
-    """Render in ``lang`` (one of :data:`~box_gin.i18n.LANGUAGES`), then switch back."""
-    saved = (i18n._language, i18n._translation)
-    i18n._language, i18n._translation = lang, _catalog(lang)
-    try:
-        yield
-    finally:
-        i18n._language, i18n._translation = saved
+def language(lang: str) -> AbstractContextManager[None]:
+    """Render in ``lang`` (one of :data:`~box_gin.i18n.LANGUAGES`) inside the block, for
+    this request's task alone (:func:`box_gin.i18n.using`)."""
+    return i18n.using(lang)
 
 
 def pick_language(asked: str | None, cookie: str | None, accept: str | None) -> str:
