@@ -17,7 +17,7 @@ from .actions import DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, ActionKind, d
 from .cards import BY_INDEX, Card
 from .errors import IllegalActionError
 from .hand import Phase, Role, SeatView
-from .i18n import _
+from .i18n import _, format_number
 from .knocking import DiscardAnalysis, best_discards
 from .match import SitterView
 from .melds import best_melds
@@ -384,15 +384,16 @@ def expert_choice(view: SeatView | SitterView) -> tuple[Action, str]:
             if taken < stock:
                 return take, _(
                     "the {card} brings your deadwood from {before} down to {after}, better "
-                    "than the stock's {expected:.1f} on average").format(
-                    card=top.label, before=now, after=taken, expected=stock)
+                    "than the stock's {expected} on average").format(
+                    card=top.label, before=now, after=taken, expected=format_number(stock, 1))
             return take, _(
                 "the {card} makes a meld and brings your deadwood from {before} down to "
                 "{after}").format(card=top.label, before=now, after=taken)
         if taken >= stock:
             return stock_action, _(
-                "the stock brings your deadwood to {expected:.1f} on average, the {card} "
-                "only to {after}").format(expected=stock, card=top.label, after=taken)
+                "the stock brings your deadwood to {expected} on average, the {card} "
+                "only to {after}").format(expected=format_number(stock, 1), card=top.label,
+                                          after=taken)
         if view.phase is Phase.UPCARD_OFFER:
             return stock_action, _("the {card} makes no meld that lowers your deadwood "
                                    "({now})").format(card=top.label, now=now)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .i18n import _, ngettext, set_language
+from .i18n import _, format_number, ngettext, points, set_language
 from .platforms import cli as platforms_cli
 
 if TYPE_CHECKING:
@@ -158,7 +158,7 @@ def _summary(results: Sequence[StudentResult]) -> list[str]:
     top = results[0]["max_score"]
     scores = [r["score"] for r in results]
     lines = [_("mean {mean} of {max}, median {median}").format(
-        mean=f"{statistics.fmean(scores):.1f}", median=f"{statistics.median(scores):g}",
+        mean=format_number(statistics.fmean(scores), 1), median=points(statistics.median(scores)),
         max=top)]
     failed: dict[str, int] = {}
     for r in results:

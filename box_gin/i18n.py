@@ -195,6 +195,12 @@ def format_number(value: float, decimals: int = 0) -> str:
     return str(format_decimal(value, format=pattern, locale=_babel_locale()))
 
 
+def points(value: float) -> str:
+    """A number of points as the language in use writes it: whole (``41``), else with
+    one decimal (a median of ``40.5`` is ``40,5`` in French)."""
+    return format_number(value, 0 if float(value).is_integer() else 1)
+
+
 def format_percent(share: float, decimals: int = 1) -> str:
     """A share (0.499) as a percentage of the language in use, with ``decimals`` digits:
     ``49.9%`` in English, ``49,9 %`` in French."""

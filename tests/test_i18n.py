@@ -286,9 +286,8 @@ def test_a_block_in_its_own_language_holds_across_awaits_and_threads() -> None:
     leave.set()
     thread.join(60)
     assert (here, other) == ("king", ["király"])
-    with pytest.raises(ValueError, match="unknown language 'xx'"):
-        with i18n.using("xx"):
-            pass
+    with pytest.raises(ValueError, match="unknown language 'xx'"), i18n.using("xx"):
+        pass
 
 
 def test_set_language_still_sets_everyones_language_outside_blocks() -> None:
@@ -302,3 +301,35 @@ def test_set_language_still_sets_everyones_language_outside_blocks() -> None:
         assert heard == ["fr"]  # a block re-renders no widget
     finally:
         remove()
+
+
+def test_numbers_the_kit_prints_are_written_the_learners_way() -> None:
+    """The leaderboard's ratings and intervals, the checker's class summary and the
+    expert's reasons write decimals as the language does: 29,3 in French, not 29.3."""
+    import re
+
+    from box_gin.bots import expert_advise
+    from box_gin.cli import _summary
+    from box_gin.hand import Hand, Role
+    from box_gin.match import SitterView
+    from box_gin.tournament import Settings, references, run
+    from box_gin.tournament.report import leaderboard_html
+
+    results = run([*references()], Settings(deals=1, seed=7)).to_dict()
+    student = {"score": 40, "max_score": 41, "katas": {}}
+    other = {"score": 37, "max_score": 41, "katas": {}}
+    hand = Hand.deal(seed=3)
+    pages = {}
+    for lang in ("en", "fr"):
+        with i18n.using(lang):
+            pages[lang] = (leaderboard_html(results), _summary([student, other])[0],
+                           str(expert_advise(SitterView(hand.view(Role.CAPTAIN)))))
+    cells = {lang: re.findall(r'<td class="bg-num">([^<]*)</td>', page[0])
+             for lang, page in pages.items()}
+    ratings = {lang: [c for c in found if re.fullmatch(r"\d+[.,]\d", c)]
+               for lang, found in cells.items()}
+    assert len(ratings["en"]) == len(results["bots"]) >= 3
+    assert ratings["fr"] == [r.replace(".", ",") for r in ratings["en"]]
+    assert pages["en"][1].startswith("mean 38.5 of 41, median 38.5")
+    assert "38,5" in pages["fr"][1] and "38.5" not in pages["fr"][1]
+    assert "59.2" in pages["en"][2] and "59,2" in pages["fr"][2]

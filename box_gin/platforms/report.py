@@ -27,7 +27,7 @@ from typing import Any
 from ..cards import Card
 from ..checker.safe import visible
 from ..checker.verdicts import reason_text, verdict_text, written_yet
-from ..i18n import _, get_language, is_rtl, ngettext
+from ..i18n import _, format_number, get_language, is_rtl, ngettext, points
 from ..katas.feedback import code_html
 from ..views.cards import STYLE, card_html
 from .gradebook import Gradebook, failure_call
@@ -230,7 +230,7 @@ def histogram_svg(scores: Sequence[float], max_score: float, bins: int = 12) -> 
 
 
 def _number(value: float) -> str:
-    return f"{value:g}" if isinstance(value, float) else str(value)
+    return points(value)
 
 
 def _h(text: str) -> str:
@@ -254,7 +254,7 @@ def report_html(book: Gradebook, title: str | None = None) -> str:
     out.append(f"<h1>{html.escape(title)}</h1>")
     stats = [(_("students"), str(len(students)))]
     if scores:
-        stats += [(_("mean"), f"{statistics.mean(scores):.1f}"),
+        stats += [(_("mean"), format_number(statistics.mean(scores), 1)),
                   (_("median"), _number(statistics.median(scores))),
                   (_("full marks"), str(sum(s == max_score for s in scores)))]
     stats.append((_("points possible"), _number(max_score)))

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..i18n import _, ngettext
+from ..i18n import _, format_number, ngettext
 
 
 def add_command(sub: Any) -> None:
@@ -135,7 +135,8 @@ def run(args: argparse.Namespace) -> int:
     say(ngettext("{n} game played", "{n} games played", len(results.games)).format(
         n=len(results.games)))
     for b in results.bots:
-        say(f"{b.place:>3}  {b.name:<24} {b.rating:6.1f}  [{b.low:5.1f}, {b.high:5.1f}]  "
+        rating, low, high = (format_number(v, 1) for v in (b.rating, b.low, b.high))
+        say(f"{b.place:>3}  {b.name:<24} {rating:>6}  [{low:>5} – {high:>5}]  "
             + _("{wins} of {games} won; {illegal} illegal, {timeouts} time-outs, "
                 "{crashes} crashes").format(wins=b.wins, games=b.games, illegal=b.illegal,
                                            timeouts=b.timeouts, crashes=b.crashes))

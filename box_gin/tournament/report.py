@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..hand import Hand, Role
-from ..i18n import _, get_language, is_rtl, ngettext
+from ..i18n import _, format_number, get_language, is_rtl, ngettext
 from ..match import Match
 from ..platforms.report import PAGE_STYLE
 from ..rules import Rules
@@ -32,6 +32,11 @@ table.bg-board{border-collapse:collapse;width:100%}
  break-inside:avoid}
 .bg-actions{font:.9em/1.4 ui-monospace,monospace;direction:ltr;text-align:left}
 </style>"""
+
+
+def _one(value: object) -> str:
+    """A rating or an interval's end as the language writes it, one decimal."""
+    return format_number(float(value), 1)  # type: ignore[arg-type]
 
 
 def _h(text: object) -> str:
@@ -67,8 +72,8 @@ def ratings_svg(bots: Sequence[dict[str, Any]]) -> str:
                      f'x2="{x(float(b["high"])):.1f}" y2="{y:.1f}" stroke="{colour}" '
                      f'stroke-width="6" stroke-linecap="round" data-bot="{_h(b["name"])}"/>')
         parts.append(f'<circle cx="{x(float(b["rating"])):.1f}" cy="{y:.1f}" r="8" '
-                     f'fill="#111"><title>{_h(b["name"])}: {float(b["rating"]):.1f} '
-                     f'[{float(b["low"]):.1f}, {float(b["high"]):.1f}]</title></circle>')
+                     f'fill="#111"><title>{_h(b["name"])}: {_one(b["rating"])} '
+                     f'[{_one(b["low"])} – {_one(b["high"])}]</title></circle>')
     base = top + row * len(bots) + 8
     parts.append(f'<line x1="{left}" y1="{base}" x2="{width - right}" y2="{base}" '
                  f'stroke="#111" stroke-width="2"/>')
@@ -153,8 +158,8 @@ def leaderboard_html(results: dict[str, Any], title: str | None = None) -> str:
         out.append(
             f'<tr data-bot="{_h(b["name"])}"{row_class}>'
             f'<td class="bg-num">{b["place"]}</td><td>{name}</td>'
-            f'<td class="bg-num">{b["rating"]:.1f}</td>'
-            f'<td class="bg-num"><bdi dir="ltr">{b["low"]:.1f} – {b["high"]:.1f}</bdi></td>'
+            f'<td class="bg-num">{_one(b["rating"])}</td>'
+            f'<td class="bg-num"><bdi dir="ltr">{_one(b["low"])} – {_one(b["high"])}</bdi></td>'
             f'<td class="bg-num">{b["games"]}</td><td class="bg-num">{b["wins"]}</td>'
             f"{per_seat}{faults}</tr>")
     out.append("</tbody></table>")
