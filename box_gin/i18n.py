@@ -195,10 +195,19 @@ def format_number(value: float, decimals: int = 0) -> str:
     return str(format_decimal(value, format=pattern, locale=_babel_locale()))
 
 
+def format_short(value: float, most: int = 2) -> str:
+    """``value`` with at most ``most`` decimals and no trailing zero, as the language in
+    use writes it: ``2``, ``0,25``, ``1,5`` in French (seconds, points)."""
+    from babel.numbers import format_decimal
+
+    pattern = "#,##0" + ("." + "#" * most if most > 0 else "")
+    return str(format_decimal(value, format=pattern, locale=_babel_locale()))
+
+
 def points(value: float) -> str:
     """A number of points as the language in use writes it: whole (``41``), else with
     one decimal (a median of ``40.5`` is ``40,5`` in French)."""
-    return format_number(value, 0 if float(value).is_integer() else 1)
+    return format_short(value, 1)
 
 
 def format_percent(share: float, decimals: int = 1) -> str:

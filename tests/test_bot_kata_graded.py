@@ -308,7 +308,7 @@ def test_the_solution_passes_and_the_exercise_is_not_written_yet(graded):
         hands = kata.all_hands
         assert solution[kata.name]["verdict"]["tests"] == {"public": 0, "more": hands,
                                                            "hidden": True}
-        assert f"legal in {hands} hands" in solution[kata.name]["feedback"]
+        assert f"legal in {hands:,} hands" in solution[kata.name]["feedback"]
         stub = graded["exercise"]["katas"][kata.name]
         assert stub["verdict"]["note"]["values"]["why"] == "not_written"
         assert "not written yet" in stub["feedback"]

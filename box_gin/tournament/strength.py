@@ -23,7 +23,7 @@ from typing import Any
 
 from ..bots import expert_bot, greedy_bot, seeded_random_bot
 from ..hand import Role
-from ..i18n import _, format_percent
+from ..i18n import _, format_number, format_percent, format_short
 from ..katas.specs.nb7_bots import HANDS, Legality, legality
 from ..rules import STANDARD, Rules
 from .ratings import Z95
@@ -127,8 +127,9 @@ class BotCheck:
         if leg.fault is not None:
             return [_("✘ {name}: not legal.").format(name=leg.kind), leg.fault.text()]
         out = [_("✔ {name}: legal in {hands} hands, every seat and rule preset "
-                 "({decisions} decisions, each within {limit:g} s of CPU time).").format(
-            name=leg.kind, hands=leg.hands, decisions=leg.decisions, limit=leg.seconds)]
+                 "({decisions} decisions, each within {limit} s of CPU time).").format(
+            name=leg.kind, hands=format_number(leg.hands), decisions=format_number(leg.decisions),
+            limit=format_short(leg.seconds))]
         for ref, est in self.strength.items():
             out.append(_("Against {bot}: scores {score}, 95% interval "
                          "[{low}, {high}], over {games} games.").format(

@@ -40,7 +40,7 @@ from ...actions import Action
 from ...bots import Advice, greedy_bot
 from ...cards import Card, full_deck
 from ...hand import Hand, Role, SeatView
-from ...i18n import _
+from ...i18n import _, format_number, format_short
 from ...match import SitterView
 from ...rules import PRESETS
 from ..core import Kata, KataResult, gone_text, not_written
@@ -234,16 +234,20 @@ def why_text(reason: str, values: dict[str, Any], kind: str = "play") -> str:
         value = v.get(key)
         return float(value) if isinstance(value, int | float) else 0.0
 
+    def short(key: str) -> str:
+        return format_short(number(key))
+
     if reason == "slow" and v.get("stopped") is True:
-        return _("it was still computing after {limit:g} s of CPU time, the limit for "
-                 "one decision, and was stopped").format(limit=number("limit"))
+        return _("it was still computing after {limit} s of CPU time, the limit for "
+                 "one decision, and was stopped").format(limit=short("limit"))
     if reason == "slow":
-        return _("it computed for {took:.2f} s to decide (CPU time); the limit is "
-                 "{limit:g} s").format(took=number("took"), limit=number("limit"))
+        return _("it computed for {took} s to decide (CPU time); the limit is "
+                 "{limit} s").format(took=format_number(number("took"), 2),
+                                     limit=short("limit"))
     if reason == "stalled":
-        return _("it had not decided after {limit:g} s on the clock: it waited, slept or "
-                 "was stuck (a decision may compute for {cpu:g} s)").format(
-            limit=number("limit"), cpu=number("cpu"))
+        return _("it had not decided after {limit} s on the clock: it waited, slept or "
+                 "was stuck (a decision may compute for {cpu} s)").format(
+            limit=short("limit"), cpu=short("cpu"))
     if reason == "gone":
         return _("its process stopped: {why}").format(why=gone_text(text("gone", 20)))
     if reason == "not_written":
@@ -263,13 +267,13 @@ def why_text(reason: str, values: dict[str, Any], kind: str = "play") -> str:
         return _("it returned {action}, which is not legal here; the legal actions were: "
                  "{legal}").format(action=text("action", 120), legal=shown)
     if reason == "slow_overall":
-        return _("its decisions computed for {took:.1f} s in all (CPU time); the limit is "
-                 "{limit:g} s for all of them: make them quicker").format(
-            took=number("took"), limit=number("limit"))
+        return _("its decisions computed for {took} s in all (CPU time); the limit is "
+                 "{limit} s for all of them: make them quicker").format(
+            took=format_number(number("took"), 1), limit=short("limit"))
     if reason == "stalled_overall":
-        return _("its decisions took {took:.1f} s on the clock in all; the limit is "
-                 "{limit:g} s for all of them").format(took=number("took"),
-                                                       limit=number("limit"))
+        return _("its decisions took {took} s on the clock in all; the limit is "
+                 "{limit} s for all of them").format(took=format_number(number("took"), 1),
+                                                     limit=short("limit"))
     return text("text", 300)
 
 
@@ -483,8 +487,9 @@ class BotKata(Kata):
 
     def passed_text(self, result: KataResult) -> str | None:
         return _("✔ {name}: legal in {hands} hands, every seat and rule preset, each "
-                 "decision within {limit:g} s of CPU time.").format(
-            name=self.name, hands=result.more_tests, limit=self.timing.decision)
+                 "decision within {limit} s of CPU time.").format(
+            name=self.name, hands=format_number(result.more_tests),
+            limit=format_short(self.timing.decision))
 
     @property
     def all_hands(self) -> int:
