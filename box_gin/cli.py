@@ -205,6 +205,10 @@ def _check(args: argparse.Namespace) -> int:
     except (FileNotFoundError, NothingToGrade) as exc:
         err.print(Text(_("box-gin check: {error}").format(error=visible(exc))))
         return 2
+    roster, roster_error = platforms_cli.before_check(args)
+    if roster_error is not None:
+        print(visible(roster_error), file=sys.stderr)  # said even with --quiet
+        return 2
     salt = CHECKER_VERSION + ";" + ",".join(f"{k.name}:{k.points}:{k.hidden_count}:"
                                             f"{k.fresh_count}" for k in KATAS)
     cache_path = _cache_path(args)
@@ -257,7 +261,7 @@ def _check(args: argparse.Namespace) -> int:
     cache_error = cache.save()
     if cache_error:
         errors.append(cache_error)
-    lms_status = platforms_cli.after_check(args, ordered)
+    lms_status = platforms_cli.after_check(args, ordered, roster)
 
     table = Table(title=_("box-gin check"))
     table.add_column(_("student"))

@@ -145,6 +145,41 @@ def test_json_gradebook_shape_seed_and_signed_rerun_cache(tmp_path):
     assert ada["score"] == 4 and not ada["katas"]["is_drawn"]["passed"]
 
 
+def test_a_rerun_takes_a_translated_submission_from_the_cache(tmp_path, capsys):
+    """Feedback is put into each submission's language after grading; the cached entry
+    stays the one that was signed, so a French submission, unchanged, is not graded
+    again (it was, every time, when the translation changed the signed entry)."""
+    sub = tmp_path / "class" / "zoe" / "fr"  # her notebooks, in French
+    sub.mkdir(parents=True)
+    shutil.copy(ROOT / "solutions" / "fr" / "05_the_three_player_game.fr.ipynb", sub)
+    shutil.copy(SUBMISSIONS / "score_tie_not_undercut.py", tmp_path / "class" / "ben.py")
+    out = tmp_path / "grades.json"
+    assert main(["check", str(tmp_path / "class"), "--json", str(out)]) == 0
+    first = _students(out)
+    assert first["zoe"]["language"] == "fr"
+    capsys.readouterr()
+    assert main(["check", str(tmp_path / "class"), "--json", str(out)]) == 0
+    assert "2 unchanged submissions taken from the last run" in capsys.readouterr().err
+    assert _students(out) == first
+
+
+def test_a_cached_result_is_kept_as_it_was_signed(tmp_path):
+    from box_gin.checker.report import Cache
+
+    cache = Cache(tmp_path / "c.cache", seed=7, key=b"k" * 32)
+    katas: dict[str, Any] = {"k": {"feedback": "not passed"}}
+    result: dict[str, Any] = {"student": "ada", "score": 1, "katas": katas}
+    cache.put("ada", "d1", result)
+    katas["k"]["feedback"] = "pas réussi"  # what localise does, in place
+    got = cache.get("ada", "d1")
+    assert got is not None and got["katas"]["k"]["feedback"] == "not passed"
+    got["score"] = 99
+    assert cache.save() is None
+    again = Cache(tmp_path / "c.cache", seed=7, key=b"k" * 32)
+    assert again.get("ada", "d1") == {"student": "ada", "score": 1,
+                                      "katas": {"k": {"feedback": "not passed"}}}
+
+
 def test_seed_sets_the_fresh_cases(tmp_path):
     wrong = SUBMISSIONS / "set_three_cards_only.py"
     calls: list[Any] = []

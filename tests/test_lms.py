@@ -109,12 +109,31 @@ def test_each_lms_needs_its_identifiers() -> None:
         lms_csv("moodle", results, partial)
 
 
-def test_lms_without_roster_fails_and_says_why(graded: Path, capsys) -> None:
+def test_lms_without_roster_is_refused_before_grading(tmp_path: Path, capsys) -> None:
     code = main(["check", str(ROOT / "solutions"), "--lms", "canvas",
-                 str(graded / "x.csv"), "-q"])
-    assert code == 1
-    assert "--roster" in capsys.readouterr().err
-    assert not (graded / "x.csv").exists()
+                 str(tmp_path / "x.csv"), "-q"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "--roster" in err
+    assert "isolation:" not in err  # no sandbox opened: nothing was graded
+    assert not (tmp_path / "x.csv").exists()
+
+
+@pytest.mark.parametrize(("roster", "rule"), [
+    (None, "roster.csv"),  # no such file
+    ("name,email\nAda,a@x\n", "'submission' column"),
+])
+def test_a_missing_or_bad_roster_is_refused_before_grading(tmp_path: Path, capsys,
+                                                           roster: str | None,
+                                                           rule: str) -> None:
+    if roster is not None:
+        (tmp_path / "roster.csv").write_text(roster)
+    code = main(["check", str(ROOT / "solutions"), "--roster", str(tmp_path / "roster.csv"),
+                 "--lms", "moodle", str(tmp_path / "m.csv")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert rule in err and "isolation:" not in err
+    assert not (tmp_path / "m.csv").exists()
 
 
 def test_an_unknown_lms_is_refused_before_grading(graded: Path, capsys) -> None:

@@ -10,6 +10,7 @@ student's result never lands in another's file.
 
 from __future__ import annotations
 
+import copy
 import csv
 import hashlib
 import hmac
@@ -183,7 +184,9 @@ class Cache:
         return hmac.new(self.key, message, hashlib.sha256).hexdigest()
 
     def get(self, student: str, digest: str) -> StudentResult | None:
-        """The cached result, if the files have not changed and the entry is ours."""
+        """The cached result, if the files have not changed and the entry is ours: a copy,
+        so that what the run does to it (its feedback put into the student's language)
+        leaves the signed entry as it was."""
         entry = self.entries.get(student)
         if not isinstance(entry, dict) or entry.get("digest") != digest:
             return None
@@ -191,13 +194,14 @@ class Cache:
         if not isinstance(result, dict) or not hmac.compare_digest(
                 str(entry.get("mac", "")), self._mac([self.seed, student, digest, result])):
             return None
-        return result
+        return copy.deepcopy(result)
 
     def put(self, student: str, digest: str, result: StudentResult) -> None:
-        """Remember a result."""
+        """Remember a result (a copy of it, as it is now: the run may change its own)."""
         if self.key is not None:
-            self.entries[student] = {"digest": digest, "result": result, "mac": self._mac(
-                [self.seed, student, digest, result])}
+            kept = copy.deepcopy(result)
+            self.entries[student] = {"digest": digest, "result": kept, "mac": self._mac(
+                [self.seed, student, digest, kept])}
 
     def save(self) -> str | None:
         """Write the cache (atomically); an error message if it could not be."""

@@ -128,25 +128,41 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
-def after_check(args: argparse.Namespace, results: Sequence[dict[str, Any]]) -> int:
-    """Write the LMS file ``box-gin check --lms`` asked for; the exit status (0 when
-    every graded student is in the roster, 1 when the file could not be written)."""
+def before_check(args: argparse.Namespace) -> tuple[list[dict[str, str]] | None, str | None]:
+    """Before any grading: the roster ``--roster`` names, read and checked, or the error
+    that stops ``box-gin check`` at once (a teacher should not wait for a class to be
+    graded to learn that the roster is missing or malformed)."""
     lms = getattr(args, "lms", None)
     roster_path = getattr(args, "roster", None)
     if lms is None and roster_path is None:
+        return None, None
+    from ..errors import BoxGinError
+    from .lms import load_roster
+
+    if lms is None or roster_path is None:
+        return None, _("box-gin check: --lms and --roster go together")
+    try:
+        return load_roster(roster_path), None
+    except (BoxGinError, OSError) as exc:
+        return None, _("box-gin check: {error}").format(error=exc)
+
+
+def after_check(args: argparse.Namespace, results: Sequence[dict[str, Any]],
+                roster: list[dict[str, str]] | None) -> int:
+    """Write the LMS file ``box-gin check --lms`` asked for, from the ``roster`` that
+    :func:`before_check` read; the exit status (0 when it was written, or none was asked
+    for; 1 when it could not be)."""
+    lms = getattr(args, "lms", None)
+    if lms is None or roster is None:
         return 0
     from ..checker.safe import visible
     from ..errors import BoxGinError
     from ..files import write_atomic
-    from .lms import DEFAULT_ASSIGNMENT, lms_csv, load_roster
+    from .lms import DEFAULT_ASSIGNMENT, lms_csv
 
-    if lms is None or roster_path is None:
-        print(_("box-gin check: --lms and --roster go together"), file=sys.stderr)
-        return 1
     kind, target = lms[0], Path(lms[1])
     try:
-        out = lms_csv(kind, results, load_roster(roster_path),
-                      args.lms_assignment or DEFAULT_ASSIGNMENT)
+        out = lms_csv(kind, results, roster, args.lms_assignment or DEFAULT_ASSIGNMENT)
         write_atomic(target, out.text)
     except (BoxGinError, OSError) as exc:
         print(_("box-gin check: {error}").format(error=exc), file=sys.stderr)
