@@ -28,6 +28,19 @@ def test_the_command_serves_the_kit_and_opens_the_landing_page():
     assert not any("token" in part.lower() for part in command)
 
 
+@pytest.mark.skipif(os.name != "posix", reason="local sockets are POSIX's")
+def test_kernels_use_local_sockets_only_where_their_paths_fit(tmp_path: Path):
+    """A socket's path is at most 107 bytes: in a deep runtime folder (here 80 characters
+    long) an ipc kernel could never start, so the kernels talk over TCP there."""
+    short = {"JUPYTER_RUNTIME_DIR": "/tmp/rt", "HOME": str(tmp_path)}
+    deep = {"JUPYTER_RUNTIME_DIR": "/tmp/" + "d" * 75, "HOME": str(tmp_path)}
+    in_home = {"HOME": "/home/" + "h" * 60}  # the default folder, under a long home
+    assert "--KernelManager.transport=ipc" in lab_command(ROOT, [], short)[0]
+    assert "--KernelManager.transport=ipc" not in lab_command(ROOT, [], deep)[0]
+    assert "--KernelManager.transport=ipc" not in lab_command(ROOT, [], in_home)[0]
+    assert lab_command(ROOT, [], deep)[1]["JUPYTER_RUNTIME_DIR"] == deep["JUPYTER_RUNTIME_DIR"]
+
+
 def test_the_kits_settings_silence_the_news_question_and_notebook_shim():
     overrides = json.loads((ROOT / CONFIG / "labconfig" /
                             "default_setting_overrides.json").read_text("utf-8"))

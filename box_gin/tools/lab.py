@@ -23,8 +23,9 @@ kit's own (``FOLDER/build/lab-trust``, ``NotebookNotary.data_dir``), so a fresh 
 saved outputs show with their styles (JupyterLab's sanitizer drops the ``<style>`` of an
 untrusted output: the cards would run together) and the server does not warn "Notebook
 ... is not trusted" for each.  A notebook a learner makes is untrusted as usual until they
-run it.  Kernels talk over local sockets (``KernelManager.transport=ipc``, on POSIX): no
-"Kernel is running over TCP without encryption" per kernel; and tornado's
+run it.  Kernels talk over local sockets (``KernelManager.transport=ipc``, on POSIX,
+where Jupyter's runtime folder leaves room for a socket's path): no "Kernel is running
+over TCP without encryption" per kernel; and tornado's
 ``websocket_ping_timeout`` warning is filtered out of the log (:class:`QuietLogs`, in
 ``jupyter_server_config.json``).
 
@@ -82,11 +83,31 @@ def lab_command(folder: Path, extra: Sequence[str] = (),
     args = [sys.executable, "-m", "jupyter", "lab", f"--ServerApp.root_dir={folder}",
             f"--LabApp.default_url=/lab/tree/{LANDING}",
             f"--NotebookNotary.data_dir={folder / TRUST}"]
-    if os.name == "posix":
+    if os.name == "posix" and _sockets_fit(env):
         args.append("--KernelManager.transport=ipc")
     if hasattr(os, "getuid") and os.getuid() == 0:
         args.append("--ServerApp.allow_root=True")
     return [*args, *extra], env
+
+
+#: The longest path a local socket may have (``sockaddr_un.sun_path``, less its NUL).
+SOCKET_PATH_MAX = 107
+#: What a kernel's socket adds to Jupyter's runtime folder:
+#: ``/kernel-<36 characters of uuid>-ipc-<n>``.
+SOCKET_NAME = len("/kernel-") + 36 + len("-ipc-") + 1
+
+
+def _sockets_fit(env: Mapping[str, str]) -> bool:
+    """Whether a kernel's local sockets fit in Jupyter's runtime folder for ``env``: a
+    deep folder (a long home, ``JUPYTER_RUNTIME_DIR`` far down) would make every kernel
+    fail to start, so the kernels talk over TCP there instead (with its log line)."""
+    from unittest import mock
+
+    from jupyter_core.paths import jupyter_runtime_dir
+
+    with mock.patch.dict(os.environ, env, clear=True):  # the folder for env, as Jupyter finds it
+        runtime = os.path.abspath(jupyter_runtime_dir())
+    return len(os.fsencode(runtime)) + SOCKET_NAME <= SOCKET_PATH_MAX
 
 
 def trust_kit(folder: Path) -> list[Path]:
