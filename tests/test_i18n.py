@@ -266,7 +266,21 @@ def test_a_block_in_its_own_language_holds_across_awaits_and_threads() -> None:
         go.set()
         await asyncio.gather(a, b)
 
-    asyncio.run(both())
+    # In a thread of its own: an event loop may already run in this one (Playwright's,
+    # when a browser test ran before in the same process).
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(both())
+        except BaseException as exc:  # raised again below, in the test's thread
+            failed.append(exc)
+
+    runner = threading.Thread(target=run)
+    runner.start()
+    runner.join(60)
+    if failed:
+        raise failed[0]
     assert seen == {"fr": ["roi", "roi fr"], "he": ["מלך", "מלך he"]}
     assert i18n.get_language() == "en"
 

@@ -11,8 +11,10 @@ import json
 import os
 import signal
 import socket
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -58,8 +60,13 @@ def clone_in_lab(tmp_path_factory: pytest.TempPathFactory) -> Any:
     (clone / "notebooks" / "Mine.ipynb").write_text(json.dumps(mine), "utf-8")
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "JUPYTER_PLATFORM_DIRS"}
+    # The kernels' sockets in a short folder of their own: under pytest's deeper folders
+    # (pytest-xdist's popen-gw0/) a socket's path would pass its 107 bytes, so the lab
+    # tool would rightly fall back to TCP and log the very noise this module checks for.
+    runtime = Path(tempfile.mkdtemp(prefix="bg-rt-", dir="/tmp" if os.path.isdir("/tmp")
+                                    else None))
     env.update(JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
-               PYTHONPATH=str(ROOT))
+               JUPYTER_RUNTIME_DIR=str(runtime), PYTHONPATH=str(ROOT))
     log = home / "lab.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
@@ -86,6 +93,7 @@ def clone_in_lab(tmp_path_factory: pytest.TempPathFactory) -> Any:
         proc.wait(PATIENCE)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
+    shutil.rmtree(runtime, ignore_errors=True)
 
 
 def open_saved(page: Any, base: str, path: str) -> dict[str, Any]:
