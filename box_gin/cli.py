@@ -63,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
                        help=_("grade every submission again, even if it has not changed"))
     check.add_argument("-v", "--verbose", action="store_true",
                        help=_("show the feedback on every failed kata"))
-    check.add_argument("-q", "--quiet", action="store_true", help=_("print nothing"))
+    check.add_argument("-q", "--quiet", action="store_true", help=_("print only errors"))
     platforms_cli.add_check_options(check)
     release = sub.add_parser("release", help=_("make exercise notebooks from solutions"))
     release.add_argument("solutions", type=Path)
@@ -191,6 +191,7 @@ def _check(args: argparse.Namespace) -> int:
 
     out = Console(quiet=args.quiet, highlight=False, soft_wrap=True)
     err = Console(stderr=True, quiet=args.quiet, highlight=False, soft_wrap=True)
+    fail = Console(stderr=True, highlight=False, soft_wrap=True)  # said even with --quiet
     # Everything the run will import, imported now, before any child exists.
     warm = Console(file=io.StringIO(), width=80)
     warm_table = Table(title="-")
@@ -203,11 +204,11 @@ def _check(args: argparse.Namespace) -> int:
     try:
         subs = find_submissions(list(args.paths))
     except (FileNotFoundError, NothingToGrade) as exc:
-        err.print(Text(_("box-gin check: {error}").format(error=visible(exc))))
+        fail.print(Text(_("box-gin check: {error}").format(error=visible(exc))))
         return 2
     roster, roster_error = platforms_cli.before_check(args)
     if roster_error is not None:
-        print(visible(roster_error), file=sys.stderr)  # said even with --quiet
+        fail.print(Text(visible(roster_error)))
         return 2
     salt = CHECKER_VERSION + ";" + ",".join(f"{k.name}:{k.points}:{k.hidden_count}:"
                                             f"{k.fresh_count}" for k in KATAS)
@@ -220,7 +221,7 @@ def _check(args: argparse.Namespace) -> int:
         run = start_run(seed=seed, jobs=args.jobs, limits=_limits(args.timeout, args.budget),
                         isolation=args.isolation)
     except SandboxError as exc:
-        err.print(Text(_("box-gin check: {error}").format(error=exc)))
+        fail.print(Text(_("box-gin check: {error}").format(error=exc)))
         return 2
     isolation = run.sandbox.describe()
     err.print(Text(_("isolation: {how}").format(how=isolation)))
@@ -281,7 +282,7 @@ def _check(args: argparse.Namespace) -> int:
     for path in written:
         out.print(Text(_("wrote {path}").format(path=visible(path))))
     for error in errors:
-        err.print(Text(_("box-gin check: {error}").format(error=visible(error))))
+        fail.print(Text(_("box-gin check: {error}").format(error=visible(error))))
     return 1 if errors else lms_status
 
 

@@ -180,6 +180,24 @@ def test_a_cached_result_is_kept_as_it_was_signed(tmp_path):
                                       "katas": {"k": {"feedback": "not passed"}}}
 
 
+def test_quiet_prints_only_what_went_wrong(tmp_path, capsys):
+    """`-q` keeps the table, the progress and the isolation line off the terminal, never
+    the reason a run stopped: an exit status alone would leave a teacher guessing."""
+    assert main(["check", str(tmp_path / "nowhere"), "-q"]) == 2
+    captured = capsys.readouterr()
+    assert "no such file or folder" in captured.err and "nowhere" in captured.err
+    assert captured.out == ""
+    (tmp_path / "empty").mkdir()
+    assert main(["check", str(tmp_path / "empty"), "-q"]) == 2
+    assert "no notebook or .py file" in capsys.readouterr().err
+    bot = tmp_path / "bots" / "ada.py"
+    bot.parent.mkdir()
+    bot.write_text("def play(view):\n    return view.legal_actions[0]\n")
+    assert main(["tournament", str(bot.parent), "--no-references", "-q"]) == 2
+    captured = capsys.readouterr()
+    assert "at least three bots" in captured.err and captured.out == ""
+
+
 def test_seed_sets_the_fresh_cases(tmp_path):
     wrong = SUBMISSIONS / "set_three_cards_only.py"
     calls: list[Any] = []

@@ -44,7 +44,7 @@ def add_command(sub: Any) -> None:
     p.add_argument("--dask", metavar="ADDRESS",
                    help=_("play the games on the Dask cluster at ADDRESS"))
     p.add_argument("--lang", help=_("the language of the leaderboard (en, fr, hu, uk, id, he)"))
-    p.add_argument("-q", "--quiet", action="store_true", help=_("print nothing"))
+    p.add_argument("-q", "--quiet", action="store_true", help=_("print only errors"))
 
 
 def entrants(paths: list[Path], with_references: bool = True) -> tuple[list[Any], list[str]]:
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     for name in skipped:
         say(_("{name}: no play function, not entered").format(name=name))
     if len(bots) < 3:
-        say(_("a tournament needs at least three bots"))
+        print(_("a tournament needs at least three bots"), file=sys.stderr)
         return 2
     settings = Settings(deals=max(1, args.matches), seed=args.seed,
                         budget=Budget(args.decision_time, args.game_time),
