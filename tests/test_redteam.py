@@ -9,6 +9,7 @@ stays within its time bound."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -187,8 +188,14 @@ class Fence:
                 "--", *command]
 
     def processes(self) -> list[int]:
-        return sorted(int(p) for f in self.folders
-                      for p in (f / "cgroup.procs").read_text().split())
+        """Every process in the fence, in its own cgroup or below it (the grader makes
+        its children's cgroups inside its own, so under the fence)."""
+        found: set[int] = set()
+        for folder in self.folders:
+            for procs in folder.rglob("cgroup.procs"):
+                with contextlib.suppress(FileNotFoundError):  # a cgroup removed meanwhile
+                    found.update(int(p) for p in procs.read_text().split())
+        return sorted(found)
 
     def close(self) -> None:
         if self.groups is not None:
