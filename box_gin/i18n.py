@@ -185,23 +185,26 @@ def _babel_locale() -> str:
     return get_language()
 
 
+def _decimal(value: float, digits: int, digit: str) -> str:
+    """``value`` in the language in use, with ``digits`` places after the separator, each
+    a Babel pattern ``digit``: ``0`` always written, ``#`` only when not a trailing zero."""
+    from babel.numbers import format_decimal
+
+    pattern = "#,##0" + ("." + digit * digits if digits > 0 else "")
+    return str(format_decimal(value, format=pattern, locale=_babel_locale()))
+
+
 def format_number(value: float, decimals: int = 0) -> str:
     """``value`` as the language in use writes it in a sentence, with ``decimals``
     digits after the separator: ``format_number(2140)`` is ``2,140`` in English,
     ``2 140`` in French; ``format_number(6.944, 2)`` is ``6.94`` / ``6,94``."""
-    from babel.numbers import format_decimal
-
-    pattern = "#,##0" + ("." + "0" * decimals if decimals > 0 else "")
-    return str(format_decimal(value, format=pattern, locale=_babel_locale()))
+    return _decimal(value, decimals, "0")
 
 
 def format_short(value: float, most: int = 2) -> str:
     """``value`` with at most ``most`` decimals and no trailing zero, as the language in
     use writes it: ``2``, ``0,25``, ``1,5`` in French (seconds, points)."""
-    from babel.numbers import format_decimal
-
-    pattern = "#,##0" + ("." + "#" * most if most > 0 else "")
-    return str(format_decimal(value, format=pattern, locale=_babel_locale()))
+    return _decimal(value, most, "#")
 
 
 def points(value: float) -> str:
