@@ -8,6 +8,7 @@ it, so the wrong functions replace the right ones and every other kata still pas
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from box_gin.files import kit_files
@@ -16,6 +17,16 @@ ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
 WRONG = sorted(p for p in (ROOT / "tests" / "submissions").glob("*.py")
                if p.name != "conftest.py")
+
+
+def english(kit: Path, folder: Path) -> Path:
+    """A student folder named as ``kit`` with its English notebooks only (the translated
+    ones under it would be students of their own)."""
+    target = folder / kit.name
+    target.mkdir(parents=True)
+    for notebook in kit.glob("*.ipynb"):
+        shutil.copy(notebook, target)
+    return target
 
 
 def solution_code() -> str:

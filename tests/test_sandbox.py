@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from classroom import english
 from runas import NOBODY, open_copy, open_temp_folder, runtime
 
 from box_gin.checker.sandbox import (
@@ -127,18 +128,9 @@ def test_uid_fallback_runs_as_a_uid_of_its_own_that_cannot_write_the_package():
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the uid fallback is for a root checker")
-def english_solutions(target: Path) -> Path:
-    """The English solutions alone, in ``target`` (the translations, graded under
-    bubblewrap in test_checker.py, would each be a submission more to grade here)."""
-    target.mkdir(parents=True)
-    for notebook in (ROOT / "solutions").glob("*.ipynb"):
-        shutil.copy(notebook, target / notebook.name)
-    return target
-
-
 def test_uid_fallback_grades_the_solutions_and_says_so(tmp_path, capsys):
     out = tmp_path / "g.json"
-    code = main(["check", str(english_solutions(tmp_path / "solutions")), "--json", str(out),
+    code = main(["check", str(english(ROOT / "solutions", tmp_path)), "--json", str(out),
                  "--isolation", "uid", "--no-cache"])
     assert code == 0
     book = json.loads(out.read_text())
@@ -161,7 +153,7 @@ def test_no_isolation_is_refused_as_root_and_said_when_not_root():
 def _grade_without_isolation(top: Path) -> None:
     # As root, graded as another user: its interpreter and packages are copies it can read
     # (tests/runas.py), wherever this checkout lives.
-    open_copy(english_solutions(top / "english"), top / "solutions")
+    open_copy(english(ROOT / "solutions", top / "english"), top / "solutions")
     os.chmod(top, 0o777)
     python, packages = runtime() if os.geteuid() == 0 else (sys.executable, ROOT)
     command = [python, "-m", "box_gin.cli", "check", str(top / "solutions"),

@@ -3,7 +3,6 @@ histogram, pass rates, counterexample cards and student sections show the gradeb
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
-from classroom import WRONG, make_class  # noqa: E402
+from classroom import WRONG, english, make_class  # noqa: E402
 
 # A class of a dozen: a wrong student for each of several katas, best_melds wrong in three
 # ways (its counterexample card is drawn).  Every student also plays the bot kata, about
@@ -29,16 +28,6 @@ CLASS = [p for p in WRONG if p.stem in {
     "best_melds_ace_high", "best_melds_card_twice", "best_melds_no_sets",
     "can_knock_strictly_below", "lay_off_no_chain", "score_undercut_sign",
     "winner_ignores_target", "roles_is_box"}]
-
-
-def english(kit: Path, folder: Path) -> Path:
-    """A student folder named as ``kit`` with its English notebooks only (the translated
-    ones under it would be students of their own)."""
-    target = folder / kit.name
-    target.mkdir()
-    for notebook in kit.glob("*.ipynb"):
-        shutil.copy(notebook, target)
-    return target
 
 
 @pytest.fixture(scope="module")
