@@ -138,7 +138,11 @@ def greedy_bot(view: SeatView | SitterView) -> Action:
 # not).  Every other card is *unseen*: in the stock or in the opponent's hand.  It
 # weighs each discard by the deadwood it leaves, by what the next draw may bring (the
 # least deadwood over every unseen card, averaged, and the chance to knock within one
-# and two draws), and by the chance that the opponent melds the card it throws; it takes
+# and two draws), and by the chance that the opponent melds the card it throws.  The
+# next draw may also be the opponent's next discard: a player throws away the card it
+# least needs, most often a high one, and rarely one worth more than the card it threw
+# last (it would have thrown that first), so the expert keeps the cards that would meld
+# with what its opponent is likely to throw.  It takes
 # a discard that melds and lowers its deadwood, or lets it knock at once; and it knocks
 # as soon as it may (waiting for a safer knock measured worse against a fast knocker:
 # set CAREFUL_KNOCKS to wait while an undercut looks likely).
@@ -186,6 +190,9 @@ class _Reading:
     held: tuple[float, ...]
     #: How many times the opponent has drawn (its turns so far).
     turns: int
+    #: (card index, chance) for each unseen card: the chance that it is the opponent's
+    #: next discard.
+    thrown: tuple[tuple[int, float], ...] = ()
 
 
 def _read(view: SeatView) -> _Reading:
@@ -201,6 +208,7 @@ def _read(view: SeatView) -> _Reading:
     # name (it is the bottom of the pile now if nobody ever took it).
     stack: list[Card | None] = [None]
     upcard_shed = False
+    last_thrown = 10  # the value of the opponent's last discard
     for role, text in view.history:
         kind, _sep, rest = text.partition(" ")
         if role is opponent:
@@ -219,6 +227,7 @@ def _read(view: SeatView) -> _Reading:
             stack.append(card)
             if role is opponent:
                 shed |= card.bit
+                last_thrown = card.value
     if upcard_shed and stack and stack[0] is None and view.discard_pile:
         shed |= view.discard_pile[0].bit
     unseen = _ALL & ~(mine | pile | known)
@@ -231,7 +240,25 @@ def _read(view: SeatView) -> _Reading:
         held[i] = p * (0.6 if _NEAR[i] & shed else 1.0)
     for i in _bits(known):
         held[i] = 1.0
-    return _Reading(mine, unseen, tuple(_bits(unseen)), tuple(held), turns)
+    cards = tuple(_bits(unseen))
+    return _Reading(mine, unseen, cards, tuple(held), turns,
+                    _next_discards(cards, held, last_thrown))
+
+
+#: How much less likely the opponent's next discard is a card worth more than its last
+#: one, and the power of a card's value in the chance that it is thrown.
+_ABOVE_LAST, _VALUE_POWER = 0.1, 2
+
+
+def _next_discards(cards: tuple[int, ...], held: list[float], last: int
+                   ) -> tuple[tuple[int, float], ...]:
+    """For each unseen card, the chance that the opponent throws it next: the chance
+    that it holds the card, times the card's value squared, less for a card worth more
+    than its last discard."""
+    weights = [(i, held[i] * _VALUE_OF[i] ** _VALUE_POWER
+                * (_ABOVE_LAST if _VALUE_OF[i] > last else 1.0)) for i in cards]
+    total = sum(w for _i, w in weights)
+    return tuple((i, w / total) for i, w in weights) if total else ()
 
 
 def _danger(index: int, held: tuple[float, ...]) -> float:
@@ -249,30 +276,48 @@ def _danger(index: int, held: tuple[float, ...]) -> float:
     return min(1.0, chance)
 
 
-def _outlook(hand: int, cards: tuple[int, ...], now: int, limit: int) -> tuple[float, float]:
+def _outlook(hand: int, cards: tuple[int, ...], now: int, limit: int,
+             thrown: tuple[tuple[int, float], ...] = ()) -> tuple[float, float]:
     """After the next draw from the stock (each unseen card, of indices ``cards``, as
     likely): the deadwood expected (keeping ``now`` when the card drawn would not help)
-    and the chance of being able to knock."""
+    and the chance of being able to knock.  With ``thrown`` (the chance of each card
+    being the opponent's next discard), the next draw is that discard when it beats the
+    stock, the stock otherwise."""
     from .kernels import least_after
 
     if not cards:
         return float(now), 0.0
     total = knocks = 0
+    after = {}
     for i in cards:
-        after = least_after(hand | 1 << i, -1)
-        if after < now:
-            total += after
-            knocks += after <= limit
-        else:
-            total += now
-            knocks += now <= limit
-    return total / len(cards), knocks / len(cards)
+        dead = min(least_after(hand | 1 << i, -1), now)
+        after[i] = dead
+        total += dead
+        knocks += dead <= limit
+    expected, chance = total / len(cards), knocks / len(cards)
+    if not thrown:
+        return expected, chance
+    mixed = mixed_chance = 0.0
+    for i, share in thrown:
+        dead = after[i]
+        if dead <= limit:  # take it and knock
+            mixed += share * dead
+            mixed_chance += share
+        elif dead < expected:  # take it
+            mixed += share * dead
+        else:  # draw from the stock
+            mixed += share * expected
+            mixed_chance += share * chance
+    return mixed, mixed_chance
 
 
 #: The expert's weights: the deadwood kept now, the deadwood expected after the next
 #: draw, the chance of knocking after it (in points), and the points a card the
-#: opponent melds is worth to it.
-EXPERT_WEIGHTS = (0.0, 1.0, 40.0, 4.0)
+#: opponent melds is worth to it at the start of a hand ...
+EXPERT_WEIGHTS = (0.0, 1.0, 40.0, 2.0)
+#: ... and how many more points for each turn the opponent has played (a meld fed late
+#: is more often the one it knocks with).
+DANGER_PER_TURN = 1.0
 
 
 def _best_discard(view: SeatView, reading: _Reading, mask: int, forbidden: int
@@ -281,6 +326,7 @@ def _best_discard(view: SeatView, reading: _Reading, mask: int, forbidden: int
     from .kernels import min_deadwood
 
     now_w, next_w, knock_w, danger_w = EXPERT_WEIGHTS
+    danger = danger_w + DANGER_PER_TURN * reading.turns
     limit = view.knock_limit
     deads = {i: min_deadwood(mask & ~(1 << i)) for i in _bits(mask) if i != forbidden}
     least = min(deads.values())
@@ -289,15 +335,16 @@ def _best_discard(view: SeatView, reading: _Reading, mask: int, forbidden: int
         if dead > least + 10:
             continue
         rest = mask & ~(1 << i)
-        expected, knock_chance = _outlook(rest, reading.unseen_cards, dead, limit)
+        expected, knock_chance = _outlook(rest, reading.unseen_cards, dead, limit,
+                                          reading.thrown)
         score = (now_w * dead + next_w * expected - knock_w * knock_chance
-                 + danger_w * _danger(i, reading.held))
+                 + danger * _danger(i, reading.held))
         scored.append((score, -_VALUE_OF[i], i))
     scored.sort()
     if LOOKAHEAD and len(scored) > 1:
         # The closest few, looked at two draws ahead: the chance to knock by then.
         top = [(score - LOOKAHEAD * _knock_in_two(mask & ~(1 << i), reading.unseen_cards,
-                                                  limit), v, i)
+                                                  limit, reading.thrown), v, i)
                for score, v, i in scored[:_LOOK_AT]]
         scored = sorted(top)
     index = scored[0][2]
@@ -310,26 +357,32 @@ LOOKAHEAD = 20.0
 _LOOK_AT = 3
 
 
-def _knock_in_two(hand: int, cards: tuple[int, ...], limit: int) -> float:
+def _knock_in_two(hand: int, cards: tuple[int, ...], limit: int,
+                  thrown: tuple[tuple[int, float], ...] = ()) -> float:
     """The chance of knocking within two draws from the stock, shedding the card that
-    leaves the least deadwood after the first."""
+    leaves the least deadwood after the first.  With ``thrown`` (as for
+    :func:`_outlook`), the first draw is the opponent's next discard when that gives the
+    better chance."""
     from .kernels import discard_table, least_after
 
     if not cards:
         return 0.0
-    total = 0.0
     n = len(cards)
+    chance = {}
     for i in cards:
         drawn = hand | 1 << i
         rows = discard_table(drawn)
         best = min(rows, key=lambda r: r[3])
         if best[3] <= limit:
-            total += 1.0
+            chance[i] = 1.0
             continue
         kept = drawn & ~(1 << best[2])
-        total += sum(1 for j in cards if j != i and least_after(kept | 1 << j, -1) <= limit
-                     ) / (n - 1 or 1)
-    return total / n
+        chance[i] = sum(1 for j in cards if j != i and least_after(kept | 1 << j, -1) <= limit
+                        ) / (n - 1 or 1)
+    stock = sum(chance.values()) / n
+    if not thrown:
+        return stock
+    return sum(share * max(chance[i], stock) for i, share in thrown)
 
 
 def _opponent_deadwood(reading: _Reading, stock: int) -> float:
@@ -429,8 +482,9 @@ def expert_choice(view: SeatView | SitterView) -> tuple[Action, str]:
 
 
 def expert_bot(view: SeatView | SitterView) -> Action:
-    """The expert: reads the unseen cards, the opponent's pickups and discards, times its
-    knocks and keeps the cards its opponent needs (see :func:`expert_choice`)."""
+    """The expert: reads the unseen cards, the opponent's pickups and discards and what
+    it is likely to throw next, and keeps the cards its opponent needs (see
+    :func:`expert_choice`)."""
     return expert_choice(view)[0]
 
 

@@ -10,7 +10,17 @@ import pytest
 from bruteforce import Dealer
 
 from box_gin import PRESETS, Action, Card, Hand, IllegalActionError, Role
-from box_gin.bots import _danger, _read, expert_advise, expert_bot, expert_choice, greedy_bot
+from box_gin.bots import (
+    _ABOVE_LAST,
+    _VALUE_OF,
+    _best_discard,
+    _danger,
+    _read,
+    expert_advise,
+    expert_bot,
+    expert_choice,
+    greedy_bot,
+)
 from box_gin.match import SitterView
 
 
@@ -75,3 +85,52 @@ def test_the_expert_sitter_gives_reasons_in_words() -> None:
     hand = Hand.deal(seed=9)
     advice = expert_advise(SitterView(hand.view(Role.CAPTAIN)))
     assert str(advice).startswith(advice.action.label)
+
+
+def test_the_expert_keeps_a_pair_its_opponent_is_likely_to_feed() -> None:
+    """A player throws away high cards first, so the captain's next card may well be a
+    king or a jack from the box: the expert keeps its kings and jacks (and throws the
+    8S), where greedy, and the expert blind to the box's next discard, throw the KS."""
+    hand = Hand.deal(seed=36)
+    for text in ("pass", "pass", "draw stock"):
+        hand.apply(text)
+    view = hand.view(Role.CAPTAIN)
+    assert " ".join(map(str, view.hand)) == "AD 3C 4H 5S 7C 8S 9C JC JH KH KS"
+    assert greedy_bot(view) == Action.parse("discard KS")
+    assert expert_bot(view) == Action.parse("discard 8S")
+    reading = _read(view)
+    blind = dataclasses.replace(reading, thrown=())
+    mask, eight = reading.mine, Card.parse("8S")
+    assert _best_discard(view, blind, mask, -1)[0] == Card.parse("KS").index
+    assert _best_discard(view, reading, mask, -1)[0] == eight.index
+    shares = dict(reading.thrown)
+    assert sum(shares.values()) == pytest.approx(1.0)
+    # A king is more likely to be thrown than any nine (a high card goes first).
+    kings = [Card.parse(t).index for t in ("KC", "KD")]
+    nines = [Card.parse(t).index for t in ("9D", "9H", "9S")]
+    assert min(shares[k] for k in kings) > max(shares[n] for n in nines)
+
+
+def test_a_card_above_the_opponents_last_discard_is_less_likely_thrown() -> None:
+    """After the box throws a low card, it is unlikely to hold a loose king (it would
+    have thrown the king first): against a card no higher than the one it threw, a
+    king's chance of being its next discard falls by _ABOVE_LAST."""
+    hand = Hand.deal(seed=36)
+    for text in ("pass", "pass", "draw stock", "discard 8S", "draw stock"):
+        hand.apply(text)
+    before = _read(hand.view(Role.CAPTAIN))  # the box has thrown nothing yet
+    low = min(hand.view(Role.BOX).hand, key=lambda c: (c.value, c))
+    hand.apply(f"discard {low}")
+    after = _read(hand.view(Role.CAPTAIN))
+    b, a = dict(before.thrown), dict(after.thrown)
+
+    def change(i: int) -> float:  # how the chance that the box holds card i changed
+        return after.held[i] / before.held[i]
+
+    # A king and a low card whose chance of being in the box's hand changed alike (the
+    # low discard makes its neighbours less likely).
+    king = next(i for i in a if i % 13 == 12)
+    other = next(i for i in a if _VALUE_OF[i] <= low.value
+                 and change(i) == pytest.approx(change(king)))
+    assert a[king] / a[other] == pytest.approx(_ABOVE_LAST * b[king] / b[other])
+    assert a[king] < b[king]
