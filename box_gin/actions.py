@@ -46,7 +46,13 @@ class ActionKind(StrEnum):
 
 
 _WITH_CARD = (ActionKind.DISCARD, ActionKind.KNOCK)
-_MELDS_RE = re.compile(r"\[([^\]]*)\]")
+# A group in brackets holds no bracket: each match attempt stops at the next one, so
+# reading a text takes time linear in its length, whatever the text (a run of "[[[["
+# would make ``\[([^\]]*)\]`` scan to the end from every bracket).
+_MELDS_RE = re.compile(r"\[([^\[\]]*)\]")
+#: The longest text :meth:`Action.parse` reads (the longest action, a knock that lays
+#: out eleven cards, is under 70 characters): a longer text is refused unread.
+MAX_TEXT = 160
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +110,10 @@ class Action:
             return text
         if not isinstance(text, str):
             raise IllegalActionError(_("not an action: {value!r}").format(value=text))
+        if len(text) > MAX_TEXT:
+            raise IllegalActionError(
+                _("not an action: too long (length {n}, at most {most})").format(
+                    n=len(text), most=MAX_TEXT))
         head, _sep, tail = text.strip().partition("[")
         tail = _sep + tail
         words = head.lower().split()

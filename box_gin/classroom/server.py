@@ -12,6 +12,10 @@ Routes (every page rendered on the server, see :mod:`box_gin.classroom.pages`):
 Every frame a learner's socket gets, the first included, is built from that seat's
 view; an action is applied by the engine for the seat's own player (``player=``), under
 the table's sequence number, and written to the store before any frame is sent.
+
+What a learner sends is bounded before it is read, and nothing is ever sent by waiting on
+one socket (:mod:`box_gin.classroom.limits`); every malformed request is answered with a
+4xx and a message, never a 500.
 """
 
 from __future__ import annotations
@@ -28,13 +32,15 @@ from urllib.parse import parse_qs, urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route, WebSocketRoute
+from starlette.types import ASGIApp
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import BoxGinError
 from ..i18n import LANGUAGES, _
 from . import pages
+from .limits import MAX_MESSAGE, Guard, Outbox, TooLarge, read_body
 from .pages import language, pick_language
 from .store import Store
 from .tables import Room, SeatError, Table
@@ -55,6 +61,8 @@ class SeatSocket:
     ws: WebSocket
     place: int
     lang: str
+    #: What the socket is to be sent (set when the socket is accepted).
+    outbox: Outbox | None = None
     #: The last hand's part as last sent: sent again only when it changes.
     past: str | None = None
 
@@ -65,6 +73,15 @@ class TeacherSocket:
     code: str | None
     lang: str
     base_url: str
+    outbox: Outbox | None = None
+
+
+def same_key(given: str, key: str) -> bool:
+    """Whether ``given`` is the teacher's ``key``, in time independent of where they
+    differ; compared as bytes, so that any text (not ASCII, not even valid) is just a
+    wrong key."""
+    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"),
+                                  key.encode("utf-8", "surrogatepass"))
 
 
 #: The teacher's pages are brought up to date at most this often (seconds): a class of
@@ -83,13 +100,13 @@ class Hub:
 
     async def broadcast(self, room: Room, table: Table) -> None:
         """Send every socket at ``table`` its own seat's frame, and the teacher's pages
-        theirs."""
+        theirs (each frame queued on its socket's outbox: no socket is waited on)."""
         cache: dict[tuple[int, str], dict[str, str]] = {}
         for conn in list(self.seats.get(table.code, ())):
             key = (conn.place, conn.lang)
             if key not in cache:
                 cache[key] = seat_parts(table, conn.place, conn.lang)
-            await self._send(conn, frame_for(conn, table, cache[key]))
+            self.send(conn, frame_for(conn, table, cache[key]))
         self._dirty.add(table.code)
         if self.teachers and self._teacher_task is None:
             self._teacher_task = asyncio.create_task(self._update_teachers(room))
@@ -107,16 +124,20 @@ class Hub:
                     tkey = (t.code, t.lang, t.base_url)
                     if tkey not in teacher_cache:
                         teacher_cache[tkey] = teacher_frame(room, t)
-                    await self._send(t, teacher_cache[tkey])
+                    self.send(t, teacher_cache[tkey])
                 await asyncio.sleep(TEACHER_EVERY)
         finally:
             self._teacher_task = None
 
-    async def _send(self, conn: SeatSocket | TeacherSocket, text: str) -> None:
-        try:
-            await conn.ws.send_text(text)
-        except (RuntimeError, OSError, WebSocketDisconnect):
-            self.drop(conn)
+    def send(self, conn: SeatSocket | TeacherSocket, text: str) -> None:
+        """Queue ``text`` for ``conn`` (dropped when it does not drain)."""
+        if conn.outbox is not None:
+            conn.outbox.post(text)
+
+    def open(self, conn: SeatSocket | TeacherSocket) -> Outbox:
+        """Give an accepted socket its outbox; a socket that stops draining is dropped."""
+        conn.outbox = Outbox(conn.ws, lambda: self.drop(conn))
+        return conn.outbox
 
     def drop(self, conn: SeatSocket | TeacherSocket) -> None:
         if isinstance(conn, TeacherSocket):
@@ -177,7 +198,7 @@ class Classroom:
 
     def is_teacher(self, conn: HTTPConnection) -> bool:
         given = conn.cookies.get(TEACHER_COOKIE, "")
-        return bool(given) and secrets.compare_digest(given, self.key)
+        return bool(given) and same_key(given, self.key)
 
     def html(self, conn: HTTPConnection, body: str, lang: str, teacher: bool = False,
              status: int = 200) -> HTMLResponse:
@@ -210,8 +231,17 @@ class Classroom:
         return origin is None or urlsplit(origin).netloc == conn.headers.get("host")
 
     async def form(self, request: Request) -> dict[str, str]:
-        body = (await request.body())[:4096].decode("utf-8", "replace")
-        return {k: v[0] for k, v in parse_qs(body).items()}
+        """A posted form's fields (the first of each), its body read with its cap
+        (:class:`~box_gin.classroom.limits.TooLarge` past it)."""
+        body = (await read_body(request)).decode("utf-8", "replace")
+        return {k: v[0] for k, v in parse_qs(body, max_num_fields=32).items()}
+
+    def too_large(self, request: Request, teacher: bool = False) -> Response:
+        lang = self.lang(request, teacher)
+        with language(lang):
+            body = pages.message_page(_("Box gin"), _(
+                "That form was larger than any form of this site: it was not read."), lang)
+        return self.html(request, body, lang, teacher, status=413)
 
     # -- learners ------------------------------------------------------------------------------
 
@@ -243,7 +273,10 @@ class Classroom:
                 return self.html(request, pages.join_page(table, lang), lang)
             if not self.same_origin(request):
                 return self.html(request, pages.join_page(table, lang), lang, status=403)
-            form = await self.form(request)
+            try:
+                form = await self.form(request)
+            except (TooLarge, ValueError):
+                return self.too_large(request)
             try:
                 place = int(form.get("place", "-1"))
                 token = table.sit(place, form.get("name", ""))
@@ -283,20 +316,17 @@ class Classroom:
             return
         await ws.accept()
         conn = SeatSocket(ws, place, self.lang(ws))
+        outbox = self.hub.open(conn)
         self.hub.seats.setdefault(table.code, []).append(conn)
         try:
-            await ws.send_text(frame_for(conn, table, seat_parts(table, place, conn.lang)))
-            while True:
-                text = await ws.receive_text()
+            outbox.post(frame_for(conn, table, seat_parts(table, place, conn.lang)))
+            while not outbox.closed:
+                text = await receive_text(ws)
                 with language(conn.lang):
                     try:
-                        message = json.loads(text)
-                        kind, action, seq = message["type"], message["action"], message["seq"]
-                        if kind not in ("act", "advise") or not isinstance(action, str) \
-                                or not isinstance(seq, int) or isinstance(seq, bool):
-                            raise TypeError
-                    except (ValueError, TypeError, KeyError):
-                        await ws.send_text(_error(_("not a message the table reads")))
+                        kind, action, seq = read_message(text)
+                    except ValueError:
+                        outbox.post(_error(_("not a message the table reads")))
                         continue
                     try:
                         if kind == "act":
@@ -304,13 +334,16 @@ class Classroom:
                         else:
                             table.advise(token, action, seq)
                     except BoxGinError as err:
-                        await ws.send_text(_error(str(err)))
+                        outbox.post(_error(str(err)))
                         continue
                 await self.hub.broadcast(self.room, table)
-        except WebSocketDisconnect:
-            pass
+        except (WebSocketDisconnect, asyncio.CancelledError):
+            # Cancelled: its outbox dropped it (it stopped reading); nothing to send.
+            if not outbox.closed:
+                raise
         finally:
             self.hub.drop(conn)
+            outbox.close()
 
     # -- the teacher ---------------------------------------------------------------------------
 
@@ -325,7 +358,7 @@ class Classroom:
     async def teacher(self, request: Request) -> Response:
         key = request.query_params.get("key")
         if key is not None:
-            if not secrets.compare_digest(key, self.key):
+            if not same_key(key, self.key):
                 return self.forbidden(request)
             lang = request.query_params.get("lang", "")
             there = f"/teacher?lang={lang}" if lang in LANGUAGES else "/teacher"
@@ -343,7 +376,10 @@ class Classroom:
     async def create(self, request: Request) -> Response:
         if not self.is_teacher(request) or not self.same_origin(request):
             return self.forbidden(request)
-        form = await self.form(request)
+        try:
+            form = await self.form(request)
+        except (TooLarge, ValueError):
+            return self.too_large(request, teacher=True)
         lang = self.lang(request, teacher=True)
         with language(lang):
             try:
@@ -352,13 +388,10 @@ class Classroom:
                 seed = int(seed_text) if seed_text else None
                 target = int(form.get("target") or 100)
                 bots = int(form.get("bots") or 0)
-                if not 1 <= count <= 30:
-                    raise SeatError(_("create 1 to 30 tables at a time, not {n}").format(
-                        n=count))
-                made = [self.room.create(form.get("preset", "standard"), target,
-                                         None if seed is None else seed + i, bots,
-                                         form.get("bot_kind", "greedy"))
-                        for i in range(count)]
+                # Every table of the form is checked before the first is made: a form
+                # that is refused makes nothing.
+                made = self.room.create_many(count, form.get("preset", "standard"), target,
+                                             seed, bots, form.get("bot_kind", "greedy"))
             except (ValueError, BoxGinError) as err:
                 message = str(err) if isinstance(err, BoxGinError) else \
                     _("the target, the seed and the number of tables are whole numbers")
@@ -375,7 +408,7 @@ class Classroom:
         try:
             return self.table_of(request.path_params["code"])
         except SeatError as err:
-            return Response(str(err), status_code=404)
+            return PlainTextResponse(str(err), status_code=404)
 
     async def watch(self, request: Request) -> Response:
         table = self._teacher_table(request)
@@ -405,7 +438,7 @@ class Classroom:
                 step = int(request.query_params.get("step", "0"))
                 table.replay_hand(number, 0)
             except (ValueError, BoxGinError) as err:
-                return Response(str(err), status_code=404)
+                return PlainTextResponse(str(err), status_code=404)
             return self.html(request, pages.replay_page(table, number, step, lang), lang,
                              teacher=True)
 
@@ -416,7 +449,7 @@ class Classroom:
         try:
             text = table.record_json()
         except SeatError as err:
-            return Response(str(err), status_code=404)
+            return PlainTextResponse(str(err), status_code=404)
         return Response(text, media_type="application/json", headers={
             "Content-Disposition": f'attachment; filename="box-gin-{table.code}.json"',
             "Cache-Control": "no-store"})
@@ -431,18 +464,22 @@ class Classroom:
             return
         await ws.accept()
         conn = TeacherSocket(ws, code, self.lang(ws, teacher=True), self.base_url(ws))
+        outbox = self.hub.open(conn)
         self.hub.teachers.append(conn)
         try:
-            await ws.send_text(teacher_frame(self.room, conn))
-            while True:
-                await ws.receive_text()
-        except WebSocketDisconnect:
-            pass
+            outbox.post(teacher_frame(self.room, conn))
+            while not outbox.closed:
+                await receive_text(ws)  # the teacher's page sends nothing that is read
+        except (WebSocketDisconnect, asyncio.CancelledError):
+            if not outbox.closed:
+                raise
         finally:
             self.hub.drop(conn)
+            outbox.close()
 
-    def app(self) -> Starlette:
-        return Starlette(routes=[
+    def app(self) -> ASGIApp:
+        """The server's ASGI application (its routes behind :class:`Guard`)."""
+        return Guard(Starlette(routes=[
             Route("/", self.home),
             Route("/join", self.join_code),
             Route("/join/{code}", self.join, methods=["GET", "POST"]),
@@ -455,7 +492,39 @@ class Classroom:
             Route("/teacher/t/{code}/projector", self.projector),
             Route("/teacher/t/{code}/hand/{number}", self.replay),
             Route("/teacher/t/{code}/record.json", self.record),
-        ])
+        ]))
+
+
+async def receive_text(ws: WebSocket) -> str:
+    """The next message of ``ws`` as text ("" for a binary one, which nothing sends);
+    a message over :data:`~box_gin.classroom.limits.MAX_MESSAGE` closes the socket
+    (the server refuses a larger frame before reading it; this holds under any server)."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if not isinstance(text, str):
+        return ""
+    if len(text) > MAX_MESSAGE:
+        await ws.close(code=1009)
+        raise WebSocketDisconnect(1009)
+    return text
+
+
+def read_message(text: str) -> tuple[str, str, int]:
+    """A learner's message (``{"type": "act" or "advise", "action": ..., "seq": ...}``)
+    as (kind, action, seq); ValueError for anything else."""
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ValueError("not JSON") from None
+    if not isinstance(message, dict):
+        raise ValueError("not an object")
+    kind, action, seq = message.get("type"), message.get("action"), message.get("seq")
+    if kind not in ("act", "advise") or not isinstance(action, str) \
+            or not isinstance(seq, int) or isinstance(seq, bool):
+        raise ValueError("not an action message")
+    return kind, action, seq
 
 
 def room_address(host: str) -> str:
@@ -483,6 +552,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = "box-gin-c
         print(line, file=out, flush=True)
     config = uvicorn.Config(classroom.app(), host=host, port=port, log_level="warning",
                             ws="websockets-sansio", lifespan="off",
+                            # A message's cap, checked from its frame's header before its
+                            # payload is read (limits.MAX_MESSAGE).
+                            ws_max_size=MAX_MESSAGE,
                             # Frames are a few kilobytes on loopback or the room's network:
                             # compressing each costs more time than it saves.
                             ws_per_message_deflate=False)

@@ -23,6 +23,8 @@ box_gin.classroom.store.DuplicateActionError: table 1: action 0 is already recor
 
 from __future__ import annotations
 
+import contextlib
+import os
 import secrets
 import sqlite3
 import time
@@ -65,6 +67,16 @@ CREATE TABLE IF NOT EXISTS advice (
     PRIMARY KEY (table_id, seq)
 );
 """
+
+
+def private(path: str) -> None:
+    """Make the database file at ``path`` readable and writable by its owner alone (it
+    holds the teacher's key and every seat's token): created so, or made so."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+    finally:
+        os.close(fd)
 
 
 class StoreError(BoxGinError):
@@ -114,12 +126,20 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
+        if self.path != ":memory:":
+            private(self.path)
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         # FULL: each commit reaches the disk before the server acknowledges the action.
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        if self.path != ":memory:":
+            # SQLite makes its -wal and -shm files with the database's own mode; a file
+            # left by an older kit (or copied in) is made private too.
+            for suffix in ("-wal", "-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.chmod(self.path + suffix, 0o600)
 
     def close(self) -> None:
         """Close the database (every write is already committed)."""

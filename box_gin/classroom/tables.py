@@ -40,6 +40,10 @@ BOT_KINDS = ("greedy", "random")
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
 MAX_NAME = 24
+#: The most tables the teacher's form makes at once.
+MAX_TABLES = 30
+#: The largest seed a table keeps (the store's whole numbers are 64-bit).
+MAX_SEED = 2 ** 63 - 1
 
 
 class SeatError(BoxGinError):
@@ -263,6 +267,36 @@ class Room:
     def create(self, preset: str = "standard", target: int | None = None,
                seed: int | None = None, bots: int = 0, bot_kind: str = "greedy") -> Table:
         """A new table: ``bots`` (0 to 2) of its places taken by the kit's bots."""
+        return self.create_many(1, preset, target, seed, bots, bot_kind)[0]
+
+    def create_many(self, count: int, preset: str = "standard", target: int | None = None,
+                    seed: int | None = None, bots: int = 0, bot_kind: str = "greedy"
+                    ) -> list[Table]:
+        """``count`` new tables alike, seeded ``seed``, ``seed + 1``, ... (each at random
+        when ``seed`` is None).  Everything is checked before the first table is made:
+        a request that is refused makes no table.
+
+        >>> room = Room(Store(":memory:"))
+        >>> room.create_many(2, seed=2 ** 63 - 1)
+        Traceback (most recent call last):
+        ...
+        box_gin.classroom.tables.SeatError: the seed is a whole number from 0 to ...
+        >>> room.tables
+        {}
+        """
+        if not 1 <= count <= MAX_TABLES:
+            raise SeatError(_("create 1 to 30 tables at a time, not {n}").format(n=count))
+        if seed is not None and not 0 <= seed <= MAX_SEED - (count - 1):
+            shown = str(seed) if len(str(seed)) <= 24 else str(seed)[:21] + "..."
+            raise SeatError(_("the seed is a whole number from 0 to {most}, not {n}").format(
+                most=MAX_SEED - (count - 1), n=shown))
+        target = self._checked(preset, target, bots, bot_kind)
+        return [self._create(preset, target, None if seed is None else seed + i, bots,
+                             bot_kind) for i in range(count)]
+
+    @staticmethod
+    def _checked(preset: str, target: int | None, bots: int, bot_kind: str) -> int:
+        """The target of a table of these settings, once each is checked."""
         if preset not in PRESETS:
             raise SeatError(_("unknown rules {name!r}: choose one of {names}").format(
                 name=preset, names=", ".join(PRESETS)))
@@ -274,6 +308,10 @@ class Room:
         target = PRESETS[preset].target if target is None else target
         if not 1 <= target <= 10_000:
             raise SeatError(_("the target is 1 to 10000 points, not {n}").format(n=target))
+        return target
+
+    def _create(self, preset: str, target: int, seed: int | None, bots: int,
+                bot_kind: str) -> Table:
         seed = secrets.randbelow(2 ** 31) if seed is None else seed
         while True:
             code = "".join(secrets.choice(CODE_LETTERS) for _i in range(CODE_LENGTH))
