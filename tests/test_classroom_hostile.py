@@ -8,12 +8,12 @@ held the server (or the table) for minutes, or forever.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import stat
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -32,7 +32,10 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from box_gin.actions import MAX_TEXT, Action
-from box_gin.classroom.limits import MAX_BODY, MAX_MESSAGE
+from box_gin.classroom.limits import MAX_BODY, MAX_MESSAGE, OUTBOX, Outbox
+from box_gin.classroom.server import Hub, SeatSocket
+from box_gin.classroom.store import Store
+from box_gin.classroom.tables import Room
 from box_gin.errors import IllegalActionError
 
 NAMES = ("Zoe", "Yan", "Xia")
@@ -137,6 +140,49 @@ def test_a_seat_that_stops_reading_is_dropped_and_the_table_plays_on(
         learner.close()
 
 
+class _Reads:
+    """A websocket whose peer reads everything."""
+
+    def __init__(self) -> None:
+        self.scope: dict[str, object] = {}
+        self.sent: list[str] = []
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+
+
+class _Stalls(_Reads):
+    """A websocket whose peer never reads: a send never completes."""
+
+    async def send_text(self, text: str) -> None:
+        await asyncio.Event().wait()
+
+
+def test_a_socket_that_does_not_drain_never_holds_the_table() -> None:
+    async def scenario() -> None:
+        room = Room(Store(":memory:"))
+        table = room.create(seed=3, bots=2)
+        table.sit(0, "Zoe")
+        hub = Hub()
+        stuck, good = SeatSocket(_Stalls(), 0, "en"), SeatSocket(_Reads(), 0, "en")  # type: ignore[arg-type]
+        for conn in (stuck, good):
+            hub.open(conn)
+            hub.seats.setdefault(table.code, []).append(conn)
+        for _ in range(OUTBOX + 2):  # the old hub waited on the first send for ever
+            await asyncio.wait_for(hub.broadcast(room, table), PROMPT)
+        assert hub.seats[table.code] == [good]  # dropped once its outbox was full
+        while len(good.ws.sent) < OUTBOX + 2:  # type: ignore[attr-defined]
+            await asyncio.sleep(0.01)
+        # A socket whose one frame is not taken in time is dropped too.
+        gone = asyncio.Event()
+        late = Outbox(_Stalls(), gone.set, seconds=0.01)  # type: ignore[arg-type]
+        assert late.post("frame")
+        await asyncio.wait_for(gone.wait(), PROMPT)
+        assert late.closed and not late.post("another")
+
+    asyncio.run(scenario())
+
+
 # -- bodies are bounded while read ------------------------------------------------------------
 
 def _peak_kib(pid: int) -> int:
@@ -178,7 +224,7 @@ def test_keys_cookies_and_numbers_that_break_the_old_server_get_a_4xx(
         server: ServeProcess, teacher: httpx.Client) -> None:
     assert httpx.get(f"{server.base}teacher", params={"key": "clé-ü-ключ"}).status_code == 403
     for cookie in ("bg_teacher=é".encode(), b"bg_teacher=\xff\xfe"):
-        response = httpx.get(f"{server.base}teacher", headers={"Cookie": cookie})
+        response = httpx.get(f"{server.base}teacher", headers={b"Cookie": cookie})
         assert response.status_code == 403
     tables = _tables(teacher)
     for form in ({"seed": str(2 ** 64), "count": "1"},
@@ -277,9 +323,9 @@ def test_fuzzed_requests_get_no_500(server: ServeProcess, teacher: httpx.Client,
                                     fuzz_code: str) -> None:
     url = server.base + path.format(code=fuzz_code, n=n)[1:]
     cookie = cookie.strip()  # a header's value has no white space at its ends
-    headers = {"Cookie": f"bg_lang={cookie}; bg_seat_{fuzz_code}={cookie}".encode()}
+    headers = {b"Cookie": f"bg_lang={cookie}; bg_seat_{fuzz_code}={cookie}".encode()}
     if as_teacher:
-        headers["Cookie"] += b"; bg_teacher=" + server.key.encode()
+        headers[b"Cookie"] += b"; bg_teacher=" + server.key.encode()
     if post:
         response = httpx.post(url, params=query, data=form, headers=headers, timeout=PROMPT)
     else:
