@@ -401,13 +401,22 @@ class _CpuClock:
 
     def read(self) -> float | None:
         if self.fd is not None:
-            try:
-                return int(os.pread(self.fd, 64, 0).split()[0]) / 1e9
-            except (OSError, ValueError, IndexError):
-                return None
+            sched = self.sched()
+            return None if sched is None else sched[0]
         ticks = [_cpu_ticks(pid) for pid in self.pids]
         known = [t for t in ticks if t is not None]
         return sum(known) / _CLOCK_TICKS if known else None
+
+    def sched(self) -> tuple[float, float] | None:
+        """(seconds on a CPU, seconds runnable but waiting for a CPU) of the single
+        process, from its ``schedstat``; None where it is not watched so."""
+        if self.fd is None:
+            return None
+        try:
+            fields = os.pread(self.fd, 64, 0).split()
+            return int(fields[0]) / 1e9, int(fields[1]) / 1e9
+        except (OSError, ValueError, IndexError):
+            return None
 
     def close(self) -> None:
         if self.fd is not None:
@@ -634,10 +643,27 @@ class Sandbox:
         ``/proc`` does not say.  Its processes are found when first asked (bubblewrap's,
         then the child); in a bubblewrap or uid sandbox no process or thread can be
         added, so the child's own count, to the nanosecond, is the sandbox's."""
+        return self._clock(proc).read()
+
+    def waited_seconds(self, proc: subprocess.Popen[bytes]) -> tuple[float, float] | None:
+        """(CPU seconds, seconds *waited*) of a spawned child's sandbox so far, as the
+        kernel counts them; the seconds waited are the clock's time that the child spent
+        neither on a CPU nor waiting for one: asleep, or blocked on a read.  A busy
+        machine adds none (its cost is time waiting for a CPU).  Only the differences of
+        two readings mean anything; None where the sandbox holds more than one process
+        or ``/proc`` does not say."""
+        now = time.monotonic()
+        sched = self._clock(proc).sched()
+        if sched is None:
+            return None
+        run, queued = sched
+        return run, now - run - queued
+
+    def _clock(self, proc: subprocess.Popen[bytes]) -> _CpuClock:
         clock = self._clocks.get(proc.pid)
         if clock is None:
             clock = self._clocks[proc.pid] = _CpuClock(proc.pid, self.processes > 0)
-        return clock.read()
+        return clock
 
     def peak_memory(self, proc: subprocess.Popen[bytes]) -> int | None:
         """The most memory a running child's cgroup held, bytes (None: no cgroup)."""

@@ -22,8 +22,9 @@ def add_command(sub: Any) -> None:
     p.add_argument("--matches", type=int, default=10, metavar="N",
                    help=_("deals each group of three bots plays, each six times with the "
                           "seats rotated (default 10)"))
-    p.add_argument("--seed", type=int, default=0, metavar="S",
-                   help=_("the seed of the deals: the same seed, the same tournament"))
+    p.add_argument("--seed", metavar="SECRET",
+                   help=_("replay a published tournament from its seed (by default the "
+                          "deals come from a fresh secret seed, revealed at the end)"))
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                    help=_("play on N worker processes"))
     p.add_argument("--json", type=Path, metavar="FILE", help=_("write the results as JSON"))
@@ -103,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         print(missing, file=sys.stderr)
         return 1
     from ..files import write_atomic
-    from .core import Budget
+    from .core import Budget, commitment, new_secret
     from .report import leaderboard_html, write_records
     from .run import Settings
     from .run import run as run_tournament
@@ -115,9 +116,21 @@ def run(args: argparse.Namespace) -> int:
     if len(bots) < 3:
         print(_("a tournament needs at least three bots"), file=sys.stderr)
         return 2
-    settings = Settings(deals=max(1, args.matches), seed=args.seed,
+    secret = args.seed if args.seed is not None else new_secret()
+    settings = Settings(deals=max(1, args.matches), seed=secret,
                         budget=Budget(args.decision_time, args.game_time),
                         isolation=args.isolation)
+    # The secret's hash, published before the first game: the secret itself only after
+    # the last, so that no bot can know a deal, and anyone can check the run afterwards.
+    if args.seed is None:
+        say(_("The deals come from a secret seed whose SHA-256 is {digest}; the seed is "
+              "revealed when the last game is over.").format(digest=commitment(secret)))
+    else:
+        say(_("The deals come from the seed given (--seed): this replays the tournament "
+              "published with it."))
+    if args.json:
+        write_atomic(args.json, json.dumps(
+            {"status": "playing", "settings": {"seed_sha256": commitment(secret)}}, indent=1))
     runner = None
     if args.dask:
         from .distributed import dask_runner
@@ -134,6 +147,9 @@ def run(args: argparse.Namespace) -> int:
         write_atomic(args.html, leaderboard_html(data))
     say(ngettext("{n} game played", "{n} games played", len(results.games)).format(
         n=len(results.games)))
+    if args.seed is None:
+        say(_("The seed was {seed} (its SHA-256: {digest}): --seed {seed} replays this "
+              "tournament.").format(seed=secret, digest=commitment(secret)))
     for b in results.bots:
         rating, low, high = (format_number(v, 1) for v in (b.rating, b.low, b.high))
         say(f"{b.place:>3}  {b.name:<24} {rating:>6}  [{low:>5} – {high:>5}]  "

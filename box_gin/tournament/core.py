@@ -11,16 +11,25 @@ The driver (:func:`play_games`) asks each bot for its decisions with nothing but
 seat's view (and, for the captain, the sitter's advice), many games at once so that a
 sandboxed bot answers a batch per round trip.  A bot that answers with an illegal
 action, too late, or not at all (a crash) is given a default legal move, and that is
-counted against it, never against the game or the other bots.
+counted against it, never against the game or the other bots.  A bot that answers too
+late is *benched* for the rest of that game: its default moves are played without
+asking it, so that a bot that sleeps costs the class seconds, not minutes.
+
+The deals come from a secret (:func:`new_secret`, :func:`secret_deal_seeds`): each deal's
+seed is an HMAC of the secret, so nothing a bot can see or guess tells it a deal; the
+secret's SHA-256 (:func:`commitment`) is published before the first game and the secret
+after the last, so that anyone can check the run and replay it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import inspect
 import itertools
 import json
 import random
+import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -188,9 +197,35 @@ class GameSpec:
 
 
 def deal_seeds(seed: int, deals: int) -> list[int]:
-    """The seeds of the tournament's deals: every group of three plays these."""
+    """The seeds of a *measurement*'s deals (:func:`~box_gin.tournament.run.measure`: the
+    kit's bots against each other, with a public seed so that anyone can measure
+    again); a tournament draws its deals from a secret (:func:`secret_deal_seeds`)."""
     rng = random.Random(f"box-gin tournament {seed}")
     return [rng.getrandbits(63) for _ in range(deals)]
+
+
+def new_secret() -> str:
+    """A fresh secret for a tournament's deals: 128 random bits, as hex."""
+    return secrets.token_hex(16)
+
+
+def commitment(secret: int | str) -> str:
+    """The SHA-256 of a tournament's secret, published before its first game: once the
+    secret is revealed, anyone can check that it is the one the deals came from.
+
+    >>> commitment("4f1c")[:16]
+    '92753b7523df3670'
+    """
+    return hashlib.sha256(b"box-gin tournament secret\0" + str(secret).encode()).hexdigest()
+
+
+def secret_deal_seeds(secret: int | str, deals: int, label: str = "deal") -> list[int]:
+    """The seeds of a tournament's deals: the HMAC-SHA-256 of ``label`` and each deal's
+    number under ``secret``, cut to 63 bits.  Without the secret, no deal can be found
+    from any other (nor from the scheme, which is public)."""
+    key = str(secret).encode()
+    return [int.from_bytes(hmac.new(key, f"{label} {i}".encode(), hashlib.sha256)
+                           .digest()[:8], "big") >> 1 for i in range(deals)]
 
 
 def groups(n: int) -> list[tuple[int, int, int]]:
@@ -208,9 +243,10 @@ def groups(n: int) -> list[tuple[int, int, int]]:
     return out
 
 
-def schedule(names: Sequence[str], deals: int, seed: int) -> list[GameSpec]:
-    """Every game of the tournament, in a fixed order (see the module's docstring)."""
-    seeds = deal_seeds(seed, deals)
+def schedule(names: Sequence[str], deals: int, seed: int | str) -> list[GameSpec]:
+    """Every game of the tournament, in a fixed order (see the module's docstring);
+    ``seed``: the tournament's secret."""
+    seeds = secret_deal_seeds(seed, deals)
     games: list[GameSpec] = []
     for g, group in enumerate(groups(len(names))):
         trio = [names[i] for i in group]
@@ -292,6 +328,8 @@ class _Game:
         self.tallies = {name: Tally() for name in spec.players}
         self.advice: Action | None = None
         self.asked_advice = False
+        #: The bots that timed out in this game: not asked again in it.
+        self.benched: set[str] = set()
 
     @property
     def done(self) -> bool:
@@ -313,12 +351,12 @@ class _Game:
         view = m.hand.view(role)
         if role is Role.CAPTAIN and not self.asked_advice:
             sitter = m.roles[Role.SITTER]
-            if self.tallies[sitter].seconds > budget.game:
+            if self.tallies[sitter].seconds > budget.game or sitter in self.benched:
                 self.tallies[sitter].faults["timeout"] += 1
                 self.asked_advice = True
             else:
                 return sitter, Request("advise", view)
-        if self.tallies[player].seconds > budget.game:
+        if self.tallies[player].seconds > budget.game or player in self.benched:
             return None
         return player, Request("play", view, self.advice)
 
@@ -329,18 +367,20 @@ class _Game:
         fault = reply.fault
         if fault == "timeout" and trusted:
             fault = None
+        if fault == "timeout":
+            self.benched.add(bot)
         legal = request.view.legal_actions
-        action = None if reply.fault else legal_match(reply.text, legal)
+        action = None if fault else legal_match(reply.text, legal)
         if request.kind == "advise":
             self.asked_advice = True
-            if reply.fault:
-                tally.faults[reply.fault] += 1
+            if fault:
+                tally.faults[fault] += 1
             elif reply.text is not None and action is None:
                 tally.faults["illegal"] += 1
             self.advice = action
             return
-        if reply.fault:
-            tally.faults[reply.fault] += 1
+        if fault:
+            tally.faults[fault] += 1
         elif action is None:
             tally.faults["illegal"] += 1
         self.play(action or default_action(legal))

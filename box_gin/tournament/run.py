@@ -14,7 +14,7 @@ import hashlib
 import json
 import multiprocessing
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..bots import greedy_bot
@@ -28,9 +28,12 @@ from .core import (
     GameResult,
     GameSpec,
     LocalPlayer,
+    commitment,
     follows_advice,
+    new_secret,
     play_games,
     schedule,
+    secret_deal_seeds,
 )
 from .ratings import Rating, WinRate, places, rate
 
@@ -58,7 +61,9 @@ class Settings:
     """How a tournament is played."""
 
     deals: int = 2
-    seed: int = 0
+    #: The secret the deals come from (None: a fresh one, drawn by :func:`run`); given,
+    #: it replays a published tournament.
+    seed: int | str | None = None
     rules: Rules = STANDARD
     budget: Budget = field(default_factory=Budget)
     #: A game ends at its first hand someone wins, or after this many (None: the whole
@@ -234,6 +239,9 @@ def run(entrants: Sequence[Entrant], settings: Settings | None = None, *, jobs: 
         runner: Runner | None = None, final: bool = True) -> Results:
     """Play the tournament of ``entrants`` (see the module's docstring)."""
     settings = settings or Settings()
+    if settings.seed is None:
+        settings = replace(settings, seed=new_secret())
+    assert settings.seed is not None
     entrants = list(entrants)
     names = [e.name for e in entrants]
     if len(set(names)) != len(names):
@@ -250,9 +258,11 @@ def run(entrants: Sequence[Entrant], settings: Settings | None = None, *, jobs: 
     last = None
     if final and len(bots) >= 3:
         top = tuple(b.name for b in bots[:3])
-        spec = GameSpec(-1, (top[0], top[1], top[2]), settings.seed, -1, -1)
+        final_seed = secret_deal_seeds(settings.seed, 1, "final")[0]
+        spec = GameSpec(-1, (top[0], top[1], top[2]), final_seed, -1, -1)
         last = runner(entrants, [[spec]], _final_settings(settings))[0][0]
-    info = {"deals": settings.deals, "seed": settings.seed, "rules": settings.rules.to_dict(),
+    info = {"deals": settings.deals, "seed": str(settings.seed),
+            "seed_sha256": commitment(settings.seed), "rules": settings.rules.to_dict(),
             "decision_seconds": settings.budget.decision, "game_seconds": settings.budget.game,
             "max_hands": settings.max_hands, "games": len(games), "bots": len(entrants)}
     return Results(info, bots, games, last, chain.hexdigest())
@@ -260,8 +270,6 @@ def run(entrants: Sequence[Entrant], settings: Settings | None = None, *, jobs: 
 
 def _final_settings(settings: Settings) -> Settings:
     """The final: a whole match to the target (at most 60 hands)."""
-    from dataclasses import replace
-
     return replace(settings, max_hands=None,
                    budget=Budget(settings.budget.decision, settings.budget.game * 30))
 

@@ -9,24 +9,40 @@ or the other bots.
 
 The driver sends a batch of views on the child's stdin and reads a line back for each,
 on a pipe of its own, led by a random nonce; a line is bounded (:data:`MAX_REPLY`), and
-anything malformed, late (past its decision's budget and :data:`GRACE`) or missing
-kills the child, which
-is started again for its next batch: the decisions it owed are played by default and
-counted as its crashes or time-outs.  After :data:`MAX_RESTARTS` restarts a bot is out:
-every later decision of it is played by default and counted as a crash.
+anything malformed, late or missing kills the child, which is started again for its
+next batch: the decisions it owed are played by default and counted as its crashes or
+time-outs.  After :data:`MAX_RESTARTS` restarts a bot is out: every later decision of
+it is played by default and counted as a crash.
+
+Time is the kernel's count, never the child's word alone (docs/tournament.md, "Time"):
+
+- *CPU time.*  The child reports each decision's CPU time; the kernel's count for the
+  whole batch (the sandbox's ``schedstat``, read from outside) must cover no more than
+  the child reported (:data:`LIE_FACTOR`, :data:`LIE_SLACK`), else every decision of the
+  batch is a time-out.  A decision over its budget is a time-out, and a child still
+  computing :data:`KILL_AFTER` past its own timer's ring (a bot that switched its
+  timers off) is stopped at once.
+- *Waiting.*  The time the child spends neither on a CPU nor waiting for one (a sleep, a
+  blocked read) is counted too: over :data:`IDLE` seconds in one batch, the child is
+  stopped and the decisions it owed are time-outs.  A busy machine adds nothing to it.
+- Where the kernel does not say (no ``schedstat``, several processes), each answer must
+  come within the decision's clock safety (``wall_seconds``) and :data:`GRACE`.
+
+A bot that times out in a game is benched for the rest of it (``core``): a sleeping bot
+costs the tournament a few seconds, not minutes.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import secrets
 import select
 import shutil
-import signal
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from typing import Any
 
@@ -44,6 +60,21 @@ MAX_REPLY = 1 << 20
 MAX_RESTARTS = 3
 #: Seconds an answer may come after its decision's budget (the pipe, a busy machine).
 GRACE = 1.0
+#: CPU seconds a decision may run past its child's own CPU timer before the driver
+#: stops it (the timer answers first unless the bot switched it off).
+KILL_AFTER = 0.25
+#: Seconds a child may wait (asleep, blocked) in one batch: an honest bot never waits.
+IDLE = 1.0
+#: The kernel's CPU count for a batch may pass the child's own report by this factor and
+#: this many seconds (what the child does outside its timed decisions: reading the batch,
+#: writing answers) before the report is taken for a lie.
+LIE_FACTOR = 1.1
+LIE_SLACK = 0.1
+#: How often the driver looks at a child's clocks while it waits for an answer (seconds).
+POLL = 0.02
+#: The answer pipe's size (bytes): a whole batch's answers fit, so an honest child never
+#: waits on the driver to read them.
+PIPE_BYTES = 1 << 20
 
 __all__ = ["GRACE", "MAX_REPLY", "MAX_RESTARTS", "SandboxedPlayer", "bot_sandbox"]
 
@@ -74,6 +105,9 @@ class SandboxedPlayer:
         self._failed: str | None = None
         self._request = 0
         self._wall = wall_seconds(budget.decision)
+        #: The child's clocks when the batch was sent (CPU, waited; None: not known).
+        self._base: tuple[float, float | None] | None = None
+        self._kill_cpu = cpu_timer(budget.decision) + KILL_AFTER
 
     # -- the child ----------------------------------------------------------------------
 
@@ -86,6 +120,8 @@ class SandboxedPlayer:
             return
         nonce = secrets.token_hex(16)
         read_end, write_end = os.pipe()
+        with suppress(OSError, AttributeError):
+            fcntl.fcntl(read_end, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
         limits = self.limits
         # The checker child's own sandbox set-up (capped /tmp, capabilities dropped,
         # limits), with the same limits a kata's child gets.
@@ -146,8 +182,21 @@ class SandboxedPlayer:
                     raise ChildGone("the child stopped reading") from exc
                 view = view[sent:]
 
-    def _line(self, deadline: float) -> dict[str, Any]:
-        """The child's next line led by its nonce, by ``deadline``."""
+    def _meter(self) -> tuple[float, float | None] | None:
+        """The child's CPU seconds and seconds waited so far, as the kernel counts them
+        (waited: None where it is not known; the whole: None where nothing is)."""
+        if self._proc is None:
+            return None
+        both = self.box.waited_seconds(self._proc)
+        if both is not None:
+            return both
+        cpu = self.box.cpu_seconds(self._proc)
+        return None if cpu is None else (cpu, None)
+
+    def _line(self, deadline: float, watch: Callable[[], None] | None = None
+              ) -> dict[str, Any]:
+        """The child's next line led by its nonce, by ``deadline``; ``watch`` is called
+        every :data:`POLL` seconds while none comes (it raises to stop waiting)."""
         prefix = self._nonce + b" "
         while True:
             end = self._buffer.find(b"\n")
@@ -165,9 +214,12 @@ class SandboxedPlayer:
                 end = self._buffer.find(b"\n")
             left = deadline - time.monotonic()
             # Past the deadline, what the child sent in time is still read.
-            ready, _w, _x = select.select([self._read], [], [], max(left, 0.0))
+            wait = max(left, 0.0) if watch is None else min(max(left, 0.0), POLL)
+            ready, _w, _x = select.select([self._read], [], [], wait)
             if not ready and left <= 0:
                 raise ChildGone("timeout")
+            if not ready and watch is not None:
+                watch()
             if ready:
                 try:
                     chunk = os.read(self._read, 1 << 16)
@@ -184,12 +236,7 @@ class SandboxedPlayer:
     def close(self) -> None:
         """Kill the child and everything it started."""
         if self._proc is not None:
-            with suppress(ProcessLookupError, PermissionError):
-                os.killpg(self._proc.pid, signal.SIGKILL)
-            with suppress(OSError):
-                self._proc.kill()
-            with suppress(subprocess.TimeoutExpired):
-                self._proc.wait(timeout=5)
+            self.box.release(self._proc)  # killed, its cgroup and clock gone
             with suppress(OSError):
                 if self._proc.stdin is not None:
                     self._proc.stdin.close()
@@ -223,6 +270,7 @@ class SandboxedPlayer:
         start = time.monotonic()
         deadline = start + n * self._wall + 2.0
         self._sent = (self._request, n, start, deadline)
+        self._base = self._meter()
         try:
             self._exchange(json.dumps(batch, separators=(",", ":")).encode() + b"\n",
                            n * self._wall + 2.0)
@@ -230,19 +278,34 @@ class SandboxedPlayer:
             self._failed = "timeout" if str(exc) == "timeout" else "crash"
 
     def receive(self) -> list[Reply]:
-        """The replies to the batch sent, one per decision: each must come within the
-        decision's budget (and a grace) of the one before, else the child is killed and
+        """The replies to the batch sent, one per decision (see the module's docstring
+        for the time each may take).  A child that runs past a decision's CPU time, waits
+        past :data:`IDLE`, or says it took less CPU than the kernel counted is killed, and
         the decisions it still owes are its time-outs (its crashes if it died)."""
         assert self._sent is not None
         request, n, start, _deadline = self._sent
         self._sent = None
         replies: list[Reply] = []
         fault = self._failed
+        base = self._base
         # Timed from now: the driver may have been reading another bot's answers.
         last = max(start, time.monotonic())
+        now = base
+        last_cpu = None if base is None else base[0]
+
+        def watch() -> None:
+            reading = self._meter()
+            if reading is None or base is None:
+                return
+            cpu, waited = reading
+            if last_cpu is not None and cpu - last_cpu > self._kill_cpu:
+                raise ChildGone("timeout")  # computing on, its own timer switched off
+            if waited is not None and base[1] is not None and waited - base[1] > IDLE:
+                raise ChildGone("timeout")  # asleep, or blocked, not computing
+
         while fault is None and len(replies) < n:
             try:
-                message = self._line(last + self._wall + GRACE)
+                message = self._line(last + self._wall + GRACE, watch)
                 if (message.get("t") != "a" or message.get("id") != request
                         or message.get("i") != len(replies)):
                     raise ChildGone("a malformed answer")
@@ -250,8 +313,20 @@ class SandboxedPlayer:
                 fault = "timeout" if str(exc) == "timeout" else "crash"
                 break
             arrived = time.monotonic()
+            now = self._meter()
+            if now is not None:
+                last_cpu = now[0]
             replies.append(self._reply(message.get("a"), message.get("s"), arrived - last))
             last = arrived
+        if fault is None and base is not None and now is not None:
+            counted = now[0] - base[0]
+            said = sum(r.seconds for r in replies)
+            if counted > said * LIE_FACTOR + LIE_SLACK:
+                # The child said its decisions took less CPU time than the kernel counted
+                # for the batch: its times are not believed, and it is started again.
+                share = counted / max(1, n)
+                replies = [Reply(None, "timeout", share) for _ in replies]
+                self.close()
         if fault is not None:
             if not self.out:
                 self.close()  # started again on the next batch
@@ -260,16 +335,17 @@ class SandboxedPlayer:
         return replies
 
     def _reply(self, answer: Any, spent: Any, elapsed: float) -> Reply:
-        # The child's own timing (what it spent on the decision), capped at the budget;
-        # the deadline of each answer is enforced here whatever it says.
-        if isinstance(spent, int | float) and not isinstance(spent, bool):
-            seconds = min(max(float(spent), 0.0), self.budget.decision)
+        # The child's own timing of the decision (checked against the kernel's count for
+        # the whole batch by :meth:`receive`); over the budget, a time-out.
+        if isinstance(spent, int | float) and not isinstance(spent, bool) \
+                and spent == spent:  # not NaN
+            seconds = min(max(float(spent), 0.0), 1e6)
         else:
-            seconds = min(elapsed, self.budget.decision)
+            seconds = elapsed
+        if seconds > self.budget.decision or (isinstance(answer, dict) and "x" in answer):
+            return Reply(None, "timeout", seconds)
         if answer is None or isinstance(answer, str):
             return Reply(answer, None, seconds)
-        if isinstance(answer, dict) and "x" in answer:
-            return Reply(None, "timeout", seconds)
         if isinstance(answer, dict) and "e" in answer:
             return Reply(None, "crash", seconds)
         return Reply(None, "illegal", seconds)
