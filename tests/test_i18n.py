@@ -323,7 +323,7 @@ def test_numbers_the_kit_prints_are_written_the_learners_way() -> None:
     import re
 
     from box_gin.bots import expert_advise
-    from box_gin.cli import _summary
+    from box_gin.checker.terminal import summary as _summary
     from box_gin.hand import Hand, Role
     from box_gin.match import SitterView
     from box_gin.tournament import Settings, references, run

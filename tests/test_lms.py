@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from box_gin.checker.lms import RosterError, lms_csv, parse_roster
 from box_gin.cli import main
 from box_gin.katas import KATAS
 from box_gin.platforms.gradebook import load_gradebook
-from box_gin.platforms.lms import RosterError, lms_csv, parse_roster
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "tests" / "submissions"

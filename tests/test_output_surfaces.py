@@ -26,13 +26,13 @@ from typing import Any
 import pytest
 
 from box_gin.checker.grader import safe_judge_cases
+from box_gin.checker.lms import lms_csv, parse_roster
 from box_gin.checker.report import folder_name, gradebook_csv
 from box_gin.checker.safe import csv_cell, quoted, visible
 from box_gin.checker.submissions import display_name, find_submissions, student_key
 from box_gin.checker.verdicts import localise, verdict_text
 from box_gin.katas import BY_NAME, KATAS
 from box_gin.katas.core import Returned
-from box_gin.platforms.lms import lms_csv, parse_roster
 
 ROOT = Path(__file__).resolve().parent.parent
 ATTACKS = ROOT / "tests" / "submissions" / "attacks"

@@ -26,7 +26,9 @@ from pathlib import Path
 import pytest
 from runas import NOBODY, open_temp_folder, runtime
 
-from box_gin.checker.sandbox import Cgroups, Limits, uid_processes
+from box_gin.checker.caps import Limits
+from box_gin.checker.cgroups import Cgroups
+from box_gin.checker.uids import uid_processes
 from box_gin.katas import BY_NAME, KATAS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,18 +16,11 @@ import pytest
 from classroom import english
 from runas import NOBODY, open_copy, open_temp_folder, runtime
 
-from box_gin.checker.sandbox import (
-    STAGED,
-    Cgroups,
-    Limits,
-    Sandbox,
-    SandboxError,
-    closed_folder,
-    lock_folder,
-    open_sandbox,
-    uid_base,
-    uid_processes,
-)
+from box_gin.checker.caps import Limits, SandboxError
+from box_gin.checker.cgroups import Cgroups
+from box_gin.checker.sandbox import Sandbox, open_sandbox
+from box_gin.checker.staging import STAGED, closed_folder
+from box_gin.checker.uids import lock_folder, uid_base, uid_processes
 from box_gin.cli import main
 from box_gin.katas import KATAS
 
@@ -413,7 +406,7 @@ def test_a_private_tmpdir_that_no_place_opens_is_said_precisely(monkeypatch, tmp
     closed = tmp_path / "closed"
     closed.mkdir(mode=0o700)
     monkeypatch.setattr(tempfile, "tempdir", str(closed))
-    monkeypatch.setattr("box_gin.checker.sandbox.STAGE_PLACES", ())
+    monkeypatch.setattr("box_gin.checker.staging.STAGE_PLACES", ())
     with pytest.raises(SandboxError, match=r"cannot enter .*chmod o\+x.*TMPDIR"):
         open_sandbox("uid")
     if shutil.which("bwrap") is not None:  # bubblewrap copies the stage in: it works

@@ -27,8 +27,8 @@ from typing import Any
 import pytest
 
 from box_gin.cards import Card
+from box_gin.checker.caps import Limits
 from box_gin.checker.grader import grade_all, start_run
-from box_gin.checker.sandbox import Limits
 from box_gin.checker.submissions import find_submissions
 from box_gin.katas import BY_NAME, CASE_KATAS
 from box_gin.katas.core import Args, Kata, judge_cases

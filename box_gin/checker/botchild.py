@@ -19,7 +19,9 @@ is ready: the action's text (or null); ``k`` 1 when the bot returned an action (
 ``advise``: or an ``Advice`` of one), else ``r``, what it returned, in short.  A
 decision that raises is answered ``{"e": name, "m": message}``; one that runs past its
 time ``{"x": 1, "w": "cpu"}`` (``cpu_seconds`` of CPU time, when the setup sets them)
-or ``{"x": 1, "w": "wall"}`` (``decision_seconds`` on the clock).  Whatever it sends,
+or ``{"x": 1, "w": "wall"}`` (``decision_seconds`` on the clock); once one is
+stopped so, the other decisions of its round (``r``), if the batch names one, are
+answered ``{"u": 1}`` without being computed.  Whatever it sends,
 the driver checks; the grader also times each decision itself, from the kernel's count
 of the sandbox's CPU time.
 """
@@ -177,12 +179,20 @@ def main() -> None:
             return {"a": text, "k": 1}
         return {"a": text, "r": _short(value)}
 
+    # A batch may belong to a round ("r"): once a decision of the round is stopped by
+    # its timer, the round's other decisions are not computed, only answered "u"
+    # (unasked), so that one slow decision costs its time once, not once a hand.
+    stopped_round = [None]
     for line in stdin:
         request = loads(line)
         number = request["id"]
+        round_ = request.get("r")
         if request.get("rules"):
             decode = decoder_of(request["rules"])
         for i, (kind, data, advice) in enumerate(request["q"]):
+            if round_ is not None and round_ == stopped_round[0]:
+                send({"t": "a", "id": number, "i": i, "a": {"u": 1}, "s": 0})
+                continue
             start = now()
             try:
                 view = decode(data)
@@ -203,6 +213,7 @@ def main() -> None:
                         setitimer(prof, 0)
             except Timeout:
                 reply = {"a": {"x": 1, "w": rang[0]}}
+                stopped_round[0] = round_
             except BaseException as exc:
                 try:
                     reply = {"a": {"e": type(exc).__name__[:60], "m": str(exc)[:200]}}

@@ -25,6 +25,7 @@ import ast
 import dataclasses
 import os
 import time
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -33,18 +34,21 @@ from ..errors import BoxGinError
 from ..hand import SeatView
 from ..katas.core import KataResult
 from ..katas.specs.nb7_bots import (
+    UNASKED,
     Answer,
     BotKata,
     Deal,
     Legality,
     all_deals,
     cpu_timer,
-    play_hands,
+    play_lockstep,
     result_of,
 )
+from .protocol import Child, ChildGone
 from .safe import one_line, quoted, type_name
-from .sandbox import PACKAGE_DIR, Child, ChildGone, Sandbox
+from .sandbox import Sandbox
 from .seatwire import encode
+from .staging import PACKAGE_DIR
 
 #: The engine modules a bot's child may load (beside the standard library), and the
 #: child itself.
@@ -117,6 +121,8 @@ def _parsed(text: str) -> Action:
 def answer_of(reply: dict[str, Any], cpu: float, wall: float) -> Answer:
     """The child's answer line read as untrusted data (its CPU time measured here)."""
     sent = reply.get("a")
+    if isinstance(sent, dict) and "u" in sent:  # not computed: its round was stopped
+        return Answer(stopped=UNASKED)
     if isinstance(sent, dict) and "x" in sent:  # which timer rang: only its label
         return Answer(stopped="cpu" if sent.get("w") == "cpu" else "wall", cpu=cpu,
                       wall=wall)
@@ -138,44 +144,111 @@ def _gone_id(exc: ChildGone) -> str:
             "the child sent too much": "too_much"}.get(str(exc), "protocol")
 
 
+#: The kernel's CPU count for a batch may pass the sum of the child's own timings by this
+#: factor, this many seconds and this much a decision (what the child does outside the
+#: decisions it times: reading and decoding the batch, writing the answers) before its
+#: timings are not believed, and the batch is asked again one decision at a time.
+TRUST_FACTOR = 1.1
+TRUST_SLACK = 0.1
+TRUST_PER_DECISION = 0.0005
+
+
 def grade_bot(child: Child, box: Sandbox, kata: BotKata, seed: int) -> tuple[Legality, bool]:
-    """Play the kata's hands (shuffled from ``seed``), asking ``child`` (running in
-    ``box``) for the learner's decisions; what the play showed, and whether the child
-    can still be asked (False once it died, hung or broke the protocol).  Raises
-    :class:`OutOfTime` when the submission's time runs out first."""
+    """Play the kata's hands (shuffled from ``seed``) side by side, asking ``child``
+    (running in ``box``) for every hand's decision of a round at once; what the play
+    showed, and whether the child can still be asked (False once it died, hung or broke
+    the protocol).  Raises :class:`OutOfTime` when the submission's time runs out first.
+
+    Each decision's CPU time is the child's own timing of it, believed only when the
+    kernel's count for the whole sandbox over the batch (:meth:`Sandbox.cpu_seconds`,
+    read before the batch goes and after its last answer comes) is no more than their
+    sum and a little (:data:`TRUST_FACTOR`); else the batch is asked again one decision
+    at a time, each timed by the kernel alone.  Every answer must be the next one
+    expected (its batch, its place): anything else is the protocol broken."""
     timing = kata.timing
     sort = "a" if kata.kind == "advise" else "p"
-    state: dict[str, Any] = {"id": 0, "rules": None, "alive": True}
+    state: dict[str, Any] = {"id": 0, "round": 0, "alive": True}
     proc = child.proc
     assert proc is not None
 
-    def ask(deal: Deal, view: SeatView) -> Answer:
-        state["id"] += 1
-        number = state["id"]
-        message: dict[str, Any] = {"id": number, "q": [[sort, encode(view), None]]}
-        if view.rules is not state["rules"]:
-            message["rules"], state["rules"] = view.rules.to_dict(), view.rules
-        child.send(message)
-        before = box.cpu_seconds(proc)
-        start = time.monotonic()
-        try:
-            reply = child.receive(timing.wall + GRACE, lambda m: m.get(
-                "t") == "a" and m.get("id") == number)
-            stopped = None
-        except ChildGone as exc:
-            reply, stopped = {}, _gone_id(exc)
-            state["alive"] = False
-            if stopped == "wall" and time.monotonic() >= child.budget:
-                raise OutOfTime() from exc
-        wall = time.monotonic() - start
-        after = box.cpu_seconds(proc)
-        # The kernel's count; only where /proc says nothing, the clock (never the child).
-        cpu = after - before if before is not None and after is not None else wall
-        if stopped is not None:
-            return Answer(stopped=stopped, cpu=cpu, wall=wall)
-        return answer_of(reply, cpu, wall)
+    def cpu_now() -> float | None:
+        return box.cpu_seconds(proc)
 
-    legality = play_hands(kata.kind, all_deals(kata.kind, kata.hands, seed), ask, timing)
+    def ask_batch(items: Sequence[tuple[Deal, SeatView]]) -> tuple[list[Answer], float | None]:
+        """Ask every decision of ``items`` (one message for each rules: a batch decodes
+        its views under one); the answers in the items' order, and the kernel's CPU
+        count for them all (None where ``/proc`` says nothing)."""
+        groups: dict[int, list[int]] = {}
+        by_rules: dict[int, Any] = {}
+        for index, (_deal, view) in enumerate(items):
+            groups.setdefault(id(view.rules), []).append(index)
+            by_rules[id(view.rules)] = view.rules
+        order: list[tuple[int, int, int]] = []  # (message id, place in it, item index)
+        state["round"] += 1
+        for key, indices in groups.items():
+            state["id"] += 1
+            number = state["id"]
+            child.send({"id": number, "r": state["round"], "rules": by_rules[key].to_dict(),
+                        "q": [[sort, encode(items[i][1]), None] for i in indices]})
+            order += [(number, place, i) for place, i in enumerate(indices)]
+        answers: list[Answer | None] = [None] * len(items)
+        before = last_cpu = cpu_now()
+        last = time.monotonic()
+        for position, (number, place, index) in enumerate(order):
+            def expected(message: dict[str, Any], number: int = number,
+                         place: int = place) -> bool:
+                if message.get("t") == "a" and message.get("id") == number \
+                        and message.get("i") == place:
+                    return True
+                raise ChildGone("a malformed answer")  # out of order, forged, too many
+
+            try:
+                reply = child.receive(timing.wall + GRACE, expected)
+            except ChildGone as exc:
+                stopped = _gone_id(exc)
+                state["alive"] = False
+                wall = time.monotonic() - last
+                gone_cpu = cpu_now()
+                cpu = gone_cpu - last_cpu if gone_cpu is not None and last_cpu is not None \
+                    else wall
+                answers[index] = Answer(stopped=stopped, cpu=cpu, wall=wall)
+                for _n, _p, other in order[position + 1:]:
+                    answers[other] = Answer(stopped=UNASKED)
+                if stopped == "wall" and time.monotonic() >= child.budget:
+                    raise OutOfTime() from exc
+                break
+            now = time.monotonic()
+            spent = reply.get("s")
+            cpu = float(spent) if isinstance(spent, int | float) and not isinstance(
+                spent, bool) and 0 <= spent < 1e6 else now - last
+            answers[index] = answer_of(reply, cpu, now - last)
+            last, last_cpu = now, cpu_now()
+        after = cpu_now()
+        counted = after - before if before is not None and after is not None else None
+        return [a if a is not None else Answer(stopped=UNASKED) for a in answers], counted
+
+    def ask_many(items: Sequence[tuple[Deal, SeatView]]) -> list[Answer]:
+        answers, counted = ask_batch(items)
+        if not state["alive"] or counted is None:
+            return answers
+        said = sum(a.cpu for a in answers)
+        if counted <= said * TRUST_FACTOR + TRUST_SLACK + TRUST_PER_DECISION * len(items):
+            return answers
+        # The child's timings do not add up to the kernel's count: each decision again,
+        # alone, timed by the kernel only.
+        again = []
+        for item in items:
+            (answer,), counted = ask_batch([item])
+            if counted is not None and answer.stopped is None:
+                answer = dataclasses.replace(answer, cpu=counted)
+            again.append(answer)
+            if not state["alive"]:
+                again += [Answer(stopped=UNASKED)] * (len(items) - len(again))
+                break
+        return again
+
+    legality = play_lockstep(kata.kind, all_deals(kata.kind, kata.hands, seed), ask_many,
+                             timing)
     return legality, bool(state["alive"])
 
 

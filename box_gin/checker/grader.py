@@ -53,8 +53,10 @@ from ..katas.specs import KATAS
 from ..katas.specs.nb7_bots import BotKata
 from ..katas.wire import MAX_DEPTH, Opaque, decode, encode
 from .bots import BOT_CHILD, OutOfTime, bot_result, bot_sandbox, child_setup, grade_bot
+from .caps import Limits
+from .protocol import Child, ChildGone
 from .safe import one_line, quoted, type_name, visible
-from .sandbox import Child, ChildGone, Limits, Sandbox, harden_grader, open_sandbox
+from .sandbox import Sandbox, harden_grader, open_sandbox
 from .submissions import BadSubmission, Submission, defined_names, engine_imports, extract_cells
 from .verdicts import Note, safe_problem, verdict_of, verdict_text
 

@@ -40,90 +40,27 @@ The trust model, from the checker's side (``docs/checker.md`` has the whole of i
 from __future__ import annotations
 
 import ctypes
-import fcntl
 import json
 import os
 import queue
-import secrets
-import select
 import shutil
 import signal
-import stat
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..i18n import _
-from ..katas.wire import wall_seconds
+from .caps import MIB, Limits, SandboxError
+from .cgroups import Cgroups, CpuClock
+from .staging import closed_folder, make_stage, remove_tree, unstage
+from .uids import UID_RANGE, lock, lock_folder, own_folder, uid_base, uid_processes
 
-PACKAGE_DIR = Path(__file__).resolve().parent.parent
-#: The modules copied into the sandbox: what a learner may use, and the child itself.
-STAGED = ("cards.py", "errors.py", "i18n.py", "views/__init__.py", "views/cards.py",
-          "katas/wire.py", "checker/child.py")
-#: The most a child may send in one line (bytes); more is an attack or a bug.
-MAX_LINE = 8 * 1024 * 1024
-#: The first uid of the sandboxes when the checker is root (one uid per concurrent child);
-#: ``$BOX_GIN_SANDBOX_UID`` moves it (read when a run claims its uids).
-UID_BASE = 3210000
-#: How many uids from UID_BASE runs may claim (several runs at once each take their own).
-UID_RANGE = 1024
 KINDS = ("bubblewrap", "uid", "none")
-#: Where uid claims live: fixed system places, the same for every run whatever its
-#: TMPDIR (the first that exists and is writable; else TMPDIR, said in the output).
-LOCK_PLACES = ("/run/lock", "/var/lock")
-#: Where a root checker may stage for its children when TMPDIR is closed to them.
-STAGE_PLACES = ("/tmp", "/var/tmp", "/dev/shm")
-MIB = 1024 * 1024
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What a child may use."""
-
-    # The cell, call and batch limits are CPU seconds, so that a busy machine changes no
-    # verdict; each also has a wall-clock safety, ``katas.wire.wall_seconds`` of it, for
-    # code that waits instead of computing.
-    #: Seconds to run all the cells of a submission (the wall-clock safety of the load).
-    load_seconds: float = 20.0
-    #: CPU seconds for one cell (a cell that never finishes is skipped).
-    cell_seconds: float = 10.0
-    #: CPU seconds for one kata's batch of tests.
-    kata_seconds: float = 20.0
-    #: CPU seconds for one call of a learner's function.
-    call_seconds: float = 2.0
-    #: Wall-clock seconds for a whole submission: every child, restart and shrink.
-    budget_seconds: float = 60.0
-    #: CPU seconds for the whole child.
-    cpu_seconds: int = 120
-    #: Address space, bytes (the sandbox holds one process, so this bounds it all); also
-    #: the memory cgroup's limit for the whole sandbox, kernel memory included.
-    memory_bytes: int = 1024 * 1024 * 1024
-    #: Largest file the child may write, bytes.
-    file_bytes: int = 1024 * 1024
-    #: The size of the sandbox's /tmp (bubblewrap), bytes.
-    disk_bytes: int = 16 * 1024 * 1024
-    #: How many files and folders the sandbox's /tmp may hold (bubblewrap).
-    disk_inodes: int = 4096
-    #: Open files at once: bounds sockets and pipes (and so the buffers the kernel holds
-    #: for them) where no memory cgroup does.
-    open_files: int = 32
-    #: Processes and threads of the whole sandbox (pids cgroup), its bubblewrap included.
-    sandbox_pids: int = 8
-
-
-class ChildGone(Exception):
-    """The child died, hung, or broke the protocol."""
-
-
-class SandboxError(RuntimeError):
-    """No sandbox of the kind asked for can run here."""
 
 
 def harden_grader() -> None:
@@ -131,69 +68,6 @@ def harden_grader() -> None:
     with suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
-
-
-def closed_folder(path: str | Path) -> str | None:
-    """The first folder on the way to ``path`` (itself included, when a folder) that a
-    user with no claim on it (no owner, no group: a sandbox uid) cannot enter; or None."""
-    current = Path(os.path.abspath(path))
-    for folder in [*reversed(current.parents), current]:
-        try:
-            info = folder.stat()
-        except OSError:
-            return str(folder)
-        if stat.S_ISDIR(info.st_mode) and not info.st_mode & stat.S_IXOTH:
-            return str(folder)
-    return None
-
-
-def _stage_base(root: bool) -> tuple[str, str | None]:
-    """Where to stage: TMPDIR, unless a root checker's children could not enter it; then
-    the first system temporary folder they can.  The folder, and why TMPDIR was not."""
-    first = tempfile.gettempdir()
-    closed = closed_folder(first) if root else None
-    if closed is None:
-        return first, None
-    for base in STAGE_PLACES:
-        if (os.path.isdir(base) and os.access(base, os.W_OK | os.X_OK)
-                and closed_folder(base) is None):
-            return base, None
-    return first, closed
-
-
-def _stage(root: bool) -> tuple[Path, dict[str, bytes], str | None]:
-    """A read-only copy of the modules the child may load, in a folder of its own that the
-    child's uid can enter; the same files in memory (what bubblewrap copies in); and the
-    folder that kept the stage out of the children's reach, if any."""
-    base, closed = _stage_base(root)
-    top = Path(tempfile.mkdtemp(prefix="box-gin-sandbox-", dir=base))
-    os.chmod(top, 0o755)
-    files = {}
-    for name in STAGED:
-        target = top / "box_gin" / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        files[name] = (PACKAGE_DIR / name).read_bytes()
-        target.write_bytes(files[name])
-        os.chmod(target, 0o444)
-    for folder in _staged_folders(top):
-        os.chmod(folder, 0o555)
-    return top, files, closed
-
-
-def _staged_folders(top: Path) -> list[Path]:
-    """The folders of the staged copy, deepest first."""
-    folders = {(top / "box_gin" / name).parent for name in STAGED}
-    return sorted(folders, key=lambda f: len(f.parts), reverse=True)
-
-
-def _unstage(top: Path) -> None:
-    """Remove a staged copy, and any other staged under it (a bot's engine copy)."""
-    folders = _staged_folders(top) + [Path(base) / d for base, dirs, _files in os.walk(top)
-                                      for d in dirs]
-    for folder in folders:
-        with suppress(OSError):
-            os.chmod(folder, 0o755)
-    shutil.rmtree(top, ignore_errors=True)
 
 
 def _pythons() -> list[str]:
@@ -219,226 +93,6 @@ def _site_folders(prefix: str) -> list[str]:
 def _prefix_of(python: str) -> str:
     """The folder an interpreter's standard library lives under."""
     return str(Path(python).resolve().parent.parent)
-
-
-def _write(path: Path, text: str) -> None:
-    with open(path, "w") as f:
-        f.write(text)
-
-
-class Cgroups:
-    """A memory and pids cgroup per child, under this process's own cgroups, where the
-    machine gives writable ones: cgroup v1 ``memory`` and ``pids`` hierarchies (root), or
-    a cgroup v2 tree delegated with both controllers."""
-
-    def __init__(self, folders: dict[str, Path], version: int) -> None:
-        #: controller -> this run's folder in it (v2: the same folder for both).
-        self.folders = folders
-        self.version = version
-        self._count = 0
-        self._lock = threading.Lock()
-
-    @classmethod
-    def open(cls) -> Cgroups | None:
-        """This run's cgroups, or None where none is writable."""
-        try:
-            own: dict[str, str] = {}
-            with open("/proc/self/cgroup") as f:
-                for line in f:
-                    _num, names, path = line.rstrip("\n").split(":", 2)
-                    for name in names.split(",") if names else [""]:
-                        own[name] = path
-            v1: dict[str, str] = {}
-            v2 = None
-            with open("/proc/self/mountinfo") as f:
-                for line in f:
-                    left, _sep, right = line.partition(" - ")
-                    fstype, _source, options = [*right.split(), "", "", ""][:3]
-                    point = left.split()[4]
-                    if fstype == "cgroup":
-                        for name in options.split(","):
-                            v1.setdefault(name, point)
-                    elif fstype == "cgroup2" and v2 is None:
-                        v2 = point
-        except (OSError, ValueError, IndexError):
-            return None
-        token = f"box-gin-{os.getpid()}-{secrets.token_hex(4)}"
-        if all(c in v1 and c in own and ".." not in own[c] for c in ("memory", "pids")):
-            folders = {c: Path(v1[c]) / own[c].lstrip("/") for c in ("memory", "pids")}
-            if all(os.access(folder, os.W_OK) for folder in folders.values()):
-                made: dict[str, Path] = {}
-                try:
-                    for c, folder in folders.items():
-                        made[c] = folder / token
-                        made[c].mkdir(mode=0o755)
-                    return cls(made, 1)
-                except OSError:
-                    cls(made, 1).close()
-        if v2 is not None and "" in own and ".." not in own[""]:
-            tree = Path(v2) / own[""].lstrip("/")
-            try:
-                enabled = (tree / "cgroup.subtree_control").read_text().split()
-                if {"memory", "pids"} <= set(enabled) and os.access(tree, os.W_OK):
-                    (tree / token).mkdir(mode=0o755)
-                    try:
-                        _write(tree / token / "cgroup.subtree_control", "+memory +pids")
-                    except OSError:
-                        (tree / token).rmdir()
-                        return None
-                    return cls({"memory": tree / token, "pids": tree / token}, 2)
-            except OSError:
-                return None
-        return None
-
-    def make(self, uid: int | None, limits: Limits) -> list[Path]:
-        """A cgroup of its own for one child: its folders (one per hierarchy)."""
-        with self._lock:
-            self._count += 1
-            name = f"child-{self._count}"
-        made: list[Path] = []
-        try:
-            for folder in dict.fromkeys(self.folders.values()):
-                (folder / name).mkdir(mode=0o755)
-                made.append(folder / name)
-            if self.version == 1:
-                memory, pids = self.folders["memory"] / name, self.folders["pids"] / name
-                _write(memory / "memory.limit_in_bytes", str(limits.memory_bytes))
-                with suppress(OSError):  # only where swap is accounted
-                    _write(memory / "memory.memsw.limit_in_bytes", str(limits.memory_bytes))
-                _write(pids / "pids.max", str(limits.sandbox_pids))
-            else:
-                _write(made[0] / "memory.max", str(limits.memory_bytes))
-                with suppress(OSError):
-                    _write(made[0] / "memory.swap.max", "0")
-                _write(made[0] / "pids.max", str(limits.sandbox_pids))
-            if uid is not None:  # the child's first process joins it as that uid
-                for folder in made:
-                    os.chown(folder / "cgroup.procs", uid, uid)
-        except OSError:
-            self.remove(made)
-            raise
-        return made
-
-    @staticmethod
-    def kill(folders: list[Path]) -> None:
-        """Kill every process in a child's cgroups (only this run's children are there)."""
-        for folder in folders:
-            with suppress(OSError, ValueError):
-                for pid in (folder / "cgroup.procs").read_text().split():
-                    with suppress(OSError):
-                        os.kill(int(pid), signal.SIGKILL)
-
-    @classmethod
-    def remove(cls, folders: list[Path]) -> bool:
-        """Remove a child's cgroups once empty (killing what is left); True when gone."""
-        for attempt in range(40):
-            cls.kill(folders)
-            for folder in list(folders):
-                try:
-                    folder.rmdir()
-                except FileNotFoundError:
-                    pass
-                except OSError:
-                    continue
-                folders.remove(folder)
-            if not folders:
-                return True
-            time.sleep(0.005 * (attempt + 1))
-        return False
-
-    @staticmethod
-    def peak(folders: list[Path]) -> int | None:
-        """The most memory a child's cgroup held (bytes), where the kernel says."""
-        for folder in folders:
-            for name in ("memory.max_usage_in_bytes", "memory.peak"):
-                with suppress(OSError, ValueError):
-                    return int((folder / name).read_text())
-        return None
-
-    def close(self) -> None:
-        left = [f / c.name for f in dict.fromkeys(self.folders.values()) if f.is_dir()
-                for c in f.iterdir() if c.is_dir()]
-        self.remove(left)
-        self.remove(list(dict.fromkeys(self.folders.values())))
-
-
-_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-
-
-def _stat_fields(pid: int) -> list[str] | None:
-    """The fields of ``/proc/PID/stat`` after the command's name (state first)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            data = f.read(4096)
-    except OSError:
-        return None
-    return data[data.rfind(b")") + 2:].decode("ascii", "replace").split()
-
-
-def _cpu_ticks(pid: int) -> int | None:
-    """The user and system CPU time of a live process (all its threads), clock ticks."""
-    fields = _stat_fields(pid)
-    if fields is None or len(fields) < 13 or fields[0] in ("Z", "X"):
-        return None
-    try:
-        return int(fields[11]) + int(fields[12])
-    except ValueError:
-        return None
-
-
-class _CpuClock:
-    """The CPU time of a child and every process below it: with ``single`` (no process
-    or thread can be added), the last one's ``/proc/PID/schedstat``, kept open; else the
-    user and system time of each from ``/proc/PID/stat``."""
-
-    def __init__(self, pid: int, single: bool) -> None:
-        self.pids = _descendants(pid)
-        self.fd: int | None = None
-        if single:
-            with suppress(OSError):
-                self.fd = os.open(f"/proc/{self.pids[-1]}/schedstat",
-                                  os.O_RDONLY | os.O_CLOEXEC)
-
-    def read(self) -> float | None:
-        if self.fd is not None:
-            sched = self.sched()
-            return None if sched is None else sched[0]
-        ticks = [_cpu_ticks(pid) for pid in self.pids]
-        known = [t for t in ticks if t is not None]
-        return sum(known) / _CLOCK_TICKS if known else None
-
-    def sched(self) -> tuple[float, float] | None:
-        """(seconds on a CPU, seconds runnable but waiting for a CPU) of the single
-        process, from its ``schedstat``; None where it is not watched so."""
-        if self.fd is None:
-            return None
-        try:
-            fields = os.pread(self.fd, 64, 0).split()
-            return int(fields[0]) / 1e9, int(fields[1]) / 1e9
-        except (OSError, ValueError, IndexError):
-            return None
-
-    def close(self) -> None:
-        if self.fd is not None:
-            with suppress(OSError):
-                os.close(self.fd)
-            self.fd = None
-
-
-def _descendants(pid: int) -> list[int]:
-    """``pid`` and every process below it (bubblewrap's, then the child)."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            fields = _stat_fields(int(entry))
-            if fields is not None and len(fields) > 1 and fields[1].isdigit():
-                children.setdefault(int(fields[1]), []).append(int(entry))
-    out, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        out.append(current)
-        todo += children.get(current, [])
-    return out
 
 
 #: The shell step that puts a child's first process into its cgroups before it execs.
@@ -470,7 +124,7 @@ class Sandbox:
     #: child pid -> its cgroup folders, until :meth:`release`.
     _groups: dict[int, list[Path]] = field(default_factory=dict)
     #: child pid -> the clock of its sandbox's CPU time (:meth:`cpu_seconds`).
-    _clocks: dict[int, _CpuClock] = field(default_factory=dict)
+    _clocks: dict[int, CpuClock] = field(default_factory=dict)
 
     def describe(self) -> str:
         """The isolation in force, in words, for the terminal and the gradebook; then
@@ -610,7 +264,7 @@ class Sandbox:
                                     start_new_session=True, **kwargs)
         except BaseException:
             if folder is not None:
-                _remove_tree(folder)
+                remove_tree(folder)
             if groups:
                 Cgroups.remove(groups)
             raise
@@ -659,10 +313,10 @@ class Sandbox:
         run, queued = sched
         return run, now - run - queued
 
-    def _clock(self, proc: subprocess.Popen[bytes]) -> _CpuClock:
+    def _clock(self, proc: subprocess.Popen[bytes]) -> CpuClock:
         clock = self._clocks.get(proc.pid)
         if clock is None:
-            clock = self._clocks[proc.pid] = _CpuClock(proc.pid, self.processes > 0)
+            clock = self._clocks[proc.pid] = CpuClock(proc.pid, self.processes > 0)
         return clock
 
     def peak_memory(self, proc: subprocess.Popen[bytes]) -> int | None:
@@ -699,7 +353,7 @@ class Sandbox:
         self.close_uids()
         if self.cgroups is not None:
             self.cgroups.close()
-        _unstage(self.stage)
+        unstage(self.stage)
 
     def close_uids(self) -> None:
         """Kill what is left of this run's children; give the uids back to the machine."""
@@ -725,12 +379,12 @@ class Sandbox:
         folders = [folder]
         if legacy != folder and legacy.is_dir() and not legacy.is_symlink():
             with suppress(SandboxError, OSError):
-                folders.append(_own_folder(legacy))
+                folders.append(own_folder(legacy))
         base = uid_base()
         for uid in range(base, base + UID_RANGE):
             if self.uids.qsize() >= n:
                 return
-            held = [fd for f in folders if (fd := _lock(f / f"box-gin-uid-{uid}.lock"))
+            held = [fd for f in folders if (fd := lock(f / f"box-gin-uid-{uid}.lock"))
                     is not None]
             if len(held) < len(folders) or uid_processes(uid):
                 for fd in held:  # someone else's, or left by a run that died
@@ -742,68 +396,6 @@ class Sandbox:
             return
         raise SandboxError(_("no free sandbox uid: {n} runs of the checker at once?").format(
             n=UID_RANGE))
-
-
-def _lock(path: Path) -> int | None:
-    """An exclusive lock on ``path``, held through the returned descriptor; or None."""
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    except OSError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
-
-
-def uid_base() -> int:
-    """The first sandbox uid: ``$BOX_GIN_SANDBOX_UID``, else :data:`UID_BASE`."""
-    try:
-        return int(os.environ.get("BOX_GIN_SANDBOX_UID", UID_BASE))
-    except ValueError:
-        return UID_BASE
-
-
-def lock_folder() -> Path:
-    """The folder of the uid locks: ``/run/lock/box-gin-uids`` (or ``/var/lock/...``),
-    the same for every run on the machine whatever its TMPDIR; only where neither exists
-    (or is writable), ``$TMPDIR/box-gin-uids-<euid>``.  This user's own, never a link."""
-    for place in LOCK_PLACES:
-        if os.path.isdir(place) and os.access(place, os.W_OK | os.X_OK):
-            return _own_folder(Path(place) / "box-gin-uids")
-    return _own_folder(Path(tempfile.gettempdir()) / f"box-gin-uids-{os.geteuid()}")
-
-
-def _own_folder(folder: Path) -> Path:
-    with suppress(FileExistsError):
-        folder.mkdir(mode=0o700)
-    info = folder.lstat()
-    if (not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid()
-            or info.st_mode & 0o077):
-        raise SandboxError(_("{folder} is not the checker's own folder: remove it").format(
-            folder=folder))
-    return folder
-
-
-def uid_processes(uid: int) -> list[int]:
-    """The live processes running as ``uid`` (real, effective or saved; not zombies)."""
-    found = []
-    mine = str(uid).encode()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/status", "rb") as f:
-                status = f.read(4096)
-        except OSError:
-            continue
-        fields = dict(line.split(b":", 1) for line in status.splitlines() if b":" in line)
-        if mine in fields.get(b"Uid", b"").split()[:3] and not fields.get(
-                b"State", b"").strip().startswith((b"Z", b"X")):
-            found.append(int(entry))
-    return found
 
 
 #: What the probe child runs: the staged modules load on this interpreter, and the
@@ -829,7 +421,7 @@ def _probe(box: Sandbox, python: str) -> str | None:
         finally:
             box.release(proc)
             if folder:
-                _remove_tree(folder)
+                remove_tree(folder)
         if proc.returncode == 0:
             return None
         lines = [line for line in err.decode("utf-8", "replace").splitlines() if line.strip()]
@@ -854,7 +446,7 @@ def open_sandbox(kind: str = "auto", jobs: int = 1, limits: Limits | None = None
         if not kinds:
             raise SandboxError(_("student code is never run as root: as root, the isolation "
                                  "is bubblewrap or uid"))
-    stage, files, closed = _stage(root)
+    stage, files, closed = make_stage(root)
     cgroups = Cgroups.open()
     reasons: list[str] = []
     box: Sandbox | None = None
@@ -904,170 +496,11 @@ def open_sandbox(kind: str = "auto", jobs: int = 1, limits: Limits | None = None
             box.close_uids()
         if cgroups is not None:
             cgroups.close()
-        _unstage(stage)
+        unstage(stage)
         raise
     if cgroups is not None:
         cgroups.close()
-    _unstage(stage)
+    unstage(stage)
     text = _("no sandbox of the kind {kind!r} works here").format(kind=kind)
     unique = list(dict.fromkeys(reasons))
     raise SandboxError(text + (": " + "; ".join(unique[:6]) if unique else ""))
-
-
-#: The script of a kata's child, under the staged ``box_gin``.
-KATA_CHILD = "checker/child.py"
-
-
-class Child:
-    """One running child for one submission file (``script``: the child to run, under
-    the staged ``box_gin``: a kata's, or a bot's in a sandbox that stages the engine)."""
-
-    def __init__(self, box: Sandbox, setup: dict[str, Any], limits: Limits,
-                 budget: float, script: str = KATA_CHILD) -> None:
-        self.box = box
-        self.limits = limits
-        self.budget = budget
-        self.nonce = secrets.token_hex(16)
-        self.uid = box.take_uid()
-        self.current_cell: int | None = None
-        self._buffer = bytearray()
-        self._out = bytearray()
-        read_end, write_end = os.pipe()
-        self._read = read_end
-        self.folder: str | None = None
-        self.proc: subprocess.Popen[bytes] | None = None
-        rlimits = box.child_limits(limits)
-        try:
-            self.proc, self.folder = box.spawn(
-                self.uid, ["-I", "-S", "-B", f"{{box}}/box_gin/{script}",
-                           json.dumps(rlimits)], limits, (write_end,))
-        except OSError as exc:
-            os.close(write_end)
-            self.close()
-            raise ChildGone("the sandbox could not start") from exc
-        os.close(write_end)
-        assert self.proc.stdin is not None
-        self._write = self.proc.stdin.fileno()
-        os.set_blocking(self._read, False)
-        os.set_blocking(self._write, False)
-        package = "/box/box_gin" if box.kind == "bubblewrap" else str(box.stage / "box_gin")
-        self._queue({**setup, "nonce": self.nonce, "fd": write_end, "package": package})
-
-    def _queue(self, message: dict[str, Any]) -> None:
-        self._out += json.dumps(message).encode() + b"\n"
-
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue a line for the child: :meth:`receive` writes it while it reads."""
-        self._queue(message)
-
-    def _lines(self) -> dict[str, Any] | None:
-        prefix = self.nonce.encode() + b" "
-        while True:
-            end = self._buffer.find(b"\n")
-            if end < 0:
-                return None
-            line = bytes(self._buffer[:end])
-            del self._buffer[:end + 1]
-            if line.startswith(prefix):
-                try:
-                    message = json.loads(line[len(prefix):].decode("utf-8", "replace"))
-                except (ValueError, RecursionError) as exc:
-                    raise ChildGone("a garbled message") from exc
-                if isinstance(message, dict):
-                    return message
-
-    def receive(self, seconds: float, accept: Callable[[dict[str, Any]], bool]
-                ) -> dict[str, Any]:
-        """Send what is queued and read until a message ``accept`` takes, within
-        ``seconds`` and the submission's budget: one loop, one deadline."""
-        deadline = min(time.monotonic() + seconds, self.budget)
-        while True:
-            message = self._lines()
-            while message is not None:
-                if accept(message):
-                    return message
-                message = self._lines()
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise ChildGone("timeout")
-            writers = [self._write] if self._out else []
-            ready, writable, _x = select.select([self._read], writers, [], left)
-            if writable:
-                try:
-                    sent = os.write(self._write, self._out[:1 << 16])
-                except BlockingIOError:
-                    sent = 0
-                except OSError as exc:
-                    raise ChildGone("the child stopped reading") from exc
-                del self._out[:sent]
-            if ready:
-                try:
-                    chunk = os.read(self._read, 1 << 16)
-                except BlockingIOError:
-                    continue
-                if not chunk:
-                    raise ChildGone("the child exited")
-                self._buffer += chunk
-                if len(self._buffer) > MAX_LINE:
-                    raise ChildGone("the child sent too much")
-
-    def wait_ready(self) -> dict[str, Any]:
-        """Follow the child through the cells until it is ready for requests."""
-        def accept(message: dict[str, Any]) -> bool:
-            if message.get("t") == "cell" and isinstance(message.get("i"), int):
-                self.current_cell = message["i"]
-            return message.get("t") == "ready"
-
-        message = self.receive(wall_seconds(self.limits.load_seconds), accept)
-        self.current_cell = None
-        return message
-
-    def run(self, request_id: int, function: str, hide: list[tuple[str, str]],
-            cases: list[Any]) -> dict[str, Any]:
-        """Run ``function`` on the encoded ``cases``; the child's answer."""
-        self._queue({"t": "run", "id": request_id, "function": function,
-                     "hide": [list(h) for h in hide], "cases": cases,
-                     "timeout": self.limits.call_seconds, "budget": self.limits.kata_seconds})
-        # The child keeps the limits in CPU seconds; here, only the wall-clock safety
-        # (its batch's, and one more call's, which may be running when the batch's ends).
-        seconds = wall_seconds(self.limits.kata_seconds) + wall_seconds(self.limits.call_seconds)
-        message = self.receive(seconds, lambda m: m.get(
-            "t") == "result" and m.get("id") == request_id)
-        outcomes = message.get("outcomes")
-        if not isinstance(outcomes, list) or len(outcomes) != len(cases):
-            raise ChildGone("a malformed answer")
-        return message
-
-    def close(self) -> None:
-        """Kill the child and everything it started; remove its folder."""
-        if self.proc is not None:
-            self.box.release(self.proc)
-            with suppress(OSError):
-                if self.proc.stdin is not None:
-                    self.proc.stdin.close()
-        with suppress(OSError):
-            os.close(self._read)
-        self.box.give_uid(self.uid)
-        self.uid = None
-        if self.folder is not None:
-            _remove_tree(self.folder)
-            self.folder = None
-
-    def __enter__(self) -> Child:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-def _remove_tree(folder: str) -> None:
-    """Remove a child's folder, whatever modes it left on what it wrote."""
-    def unlock(function: Any, path: str, info: Any) -> None:
-        with suppress(OSError):
-            parent = os.path.dirname(path)
-            os.chmod(parent, stat.S_IRWXU)
-            if os.path.isdir(path) and not os.path.islink(path):
-                os.chmod(path, stat.S_IRWXU)
-            function(path)
-
-    shutil.rmtree(folder, onerror=unlock)

@@ -189,8 +189,10 @@ def gather(submission: Path, into: Path) -> list[Path]:
 
 
 def run_autograder(root: Path, timeout: float = 20.0, budget: float = 60.0) -> int:
-    """Grade ``root/submission`` into ``root/results/results.json``."""
-    from ..cli import main as box_gin_main
+    """Grade ``root/submission`` into ``root/results/results.json`` (the checker's own
+    call, :func:`box_gin.checker.check.check`, its table and feedback in the log)."""
+    from ..checker.check import CheckError, CheckSettings
+    from ..checker.terminal import Consoles, check_with_progress, show
     from ..files import write_atomic
 
     results = root / "results"
@@ -202,10 +204,16 @@ def run_autograder(root: Path, timeout: float = 20.0, budget: float = 60.0) -> i
                 "No notebook or .py file was found in the submission: upload your kata "
                 "notebooks (.ipynb).")))
             return 0
+        consoles = Consoles.make()
         try:
-            status = box_gin_main(["check", str(flat), "--gradescope", str(results),
-                                   "--no-cache", "--timeout", f"{timeout:g}",
-                                   "--budget", f"{budget:g}", "-v"])
+            settings = CheckSettings(paths=[flat], gradescope=results, cache=False,
+                                     timeout=timeout, budget=budget)
+            outcome = check_with_progress(settings, consoles)
+            show(outcome, consoles, verbose=True)
+            status = outcome.status
+        except CheckError as exc:
+            consoles.fail.print(str(exc), markup=False)
+            status = 2
         except Exception as exc:  # still tell Gradescope something
             status = 1
             write_atomic(results / "results.json", failed_results(_(

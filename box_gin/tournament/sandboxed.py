@@ -47,7 +47,9 @@ from contextlib import suppress
 from typing import Any
 
 from ..checker.bots import BOT_CHILD, bot_sandbox
-from ..checker.sandbox import ChildGone, Limits, Sandbox
+from ..checker.caps import Limits
+from ..checker.protocol import ChildGone
+from ..checker.sandbox import Sandbox
 from ..checker.seatwire import encode
 from ..katas.specs.nb7_bots import cpu_timer
 from ..katas.wire import wall_seconds

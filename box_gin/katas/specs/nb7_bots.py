@@ -352,42 +352,118 @@ class Legality:
 # -- playing the hands --------------------------------------------------------------
 
 Ask = Callable[[Deal, SeatView], Answer]
+#: The answer of a decision that was never asked: the process that was to answer it
+#: stopped at another decision of the same batch (which is the one judged).
+UNASKED = "unasked"
+#: Many decisions asked at once: (the deal, the view) of each, in the order given; an
+#: answer for each, in that order.
+AskMany = Callable[[Sequence[tuple[Deal, SeatView]]], list[Answer]]
 
 
 def play_hands(kind: str, hands: Sequence[Deal], ask: Ask, timing: Timing = Timing()
                ) -> Legality:
     """Play ``hands``, the learner's seat asked with ``ask(deal, view)`` (for ``advise``
     the view is the captain's, which the sitter watches), the other seat by
-    ``greedy_bot``; stop at the first decision that fails."""
+    ``greedy_bot``; the first decision that fails, in the hands' order (see
+    :func:`play_lockstep`, which this is with one decision asked at a time).  Once a
+    decision of a round runs past its time, the round's others are not asked: one slow
+    decision costs its time once, not once a hand."""
+
+    def ask_many(batch: Sequence[tuple[Deal, SeatView]]) -> list[Answer]:
+        out: list[Answer] = []
+        for deal, view in batch:
+            if out and (out[-1].stopped == UNASKED or _over_time(out[-1], timing)):
+                out.append(Answer(stopped=UNASKED))
+            else:
+                out.append(ask(deal, view))
+        return out
+
+    return play_lockstep(kind, hands, ask_many, timing)
+
+
+def _over_time(answer: Answer, timing: Timing) -> bool:
+    """Whether a decision ran past its CPU time or the clock's safety."""
+    return answer.stopped in ("cpu", "wall") or answer.cpu > timing.decision \
+        or answer.wall > timing.wall
+
+
+def play_lockstep(kind: str, hands: Sequence[Deal], ask_many: AskMany,
+                  timing: Timing = Timing()) -> Legality:
+    """Play ``hands`` side by side: each round, every hand still running is played (the
+    other seat by ``greedy_bot``) until the learner's seat must decide, and all those
+    decisions are asked at once with ``ask_many``.
+
+    The verdict is the one of playing the hands one after the other: the fault reported
+    is the first in the hands' order (a hand is played on until every hand before it
+    has finished or failed; the hands after a failed one no longer matter).  Only what
+    stops the whole play is reported where it was noticed: all the decisions' time over
+    its limit, or a decision that leaves nothing to ask (a process gone, a stall)."""
     if kind not in SEATS:
         raise ValueError(f"kind must be 'play' or 'advise', not {kind!r}")
-    decisions, slowest, cpu, wall = 0, 0.0, 0.0, 0.0
-    for deal in hands:
-        hand = deal.hand()
-        while not hand.is_over:
-            role = hand.to_play
-            assert role is not None
-            view = hand.view(role)
-            ours = role is deal.seat or (deal.seat is Role.SITTER and role is Role.CAPTAIN)
-            if not ours:
-                hand.apply(greedy_bot(view))
+    games = [deal.hand() for deal in hands]
+    answered: list[list[Answer]] = [[] for _ in hands]
+    faults: dict[int, Fault] = {}
+    limit = len(hands)  # the hands from here on no longer matter
+    live = list(range(len(hands)))
+    total_cpu = total_wall = 0.0
+    stop: int | None = None  # the hand whose fault stopped the whole play
+    while live and stop is None:
+        batch: list[tuple[int, SeatView]] = []
+        for i in live:
+            if i >= limit:
                 continue
-            answer = ask(deal, view)
-            slowest, cpu, wall = max(slowest, answer.cpu), cpu + answer.cpu, wall + answer.wall
+            hand, deal = games[i], hands[i]
+            while not hand.is_over:
+                role = hand.to_play
+                assert role is not None
+                view = hand.view(role)
+                if role is deal.seat or (deal.seat is Role.SITTER and role is Role.CAPTAIN):
+                    batch.append((i, view))
+                    break
+                hand.apply(greedy_bot(view))
+        if not batch:
+            break
+        answers = ask_many([(hands[i], view) for i, view in batch])
+        if len(answers) != len(batch):
+            raise ValueError("ask_many answered a different number of decisions")
+        for (i, view), answer in zip(batch, answers, strict=True):
+            if i >= limit or stop is not None or answer.stopped == UNASKED:
+                continue
+            answered[i].append(answer)
+            total_cpu, total_wall = total_cpu + answer.cpu, total_wall + answer.wall
             why = judge(kind, answer, view.legal_actions, timing)
-            if why is None and cpu > timing.total:
-                why = "slow_overall", {"took": round(cpu, 1), "limit": timing.total}
-            if why is None and wall > timing.total_wall:
-                why = "stalled_overall", {"took": round(wall, 1), "limit": timing.total_wall}
-            if why is not None:
-                fault = Fault(deal.seat, deal.preset, deal.seed, len(view.history), *why,
+            whole = False
+            if why is None and total_cpu > timing.total:
+                why, whole = ("slow_overall", {"took": round(total_cpu, 1),
+                                               "limit": timing.total}), True
+            if why is None and total_wall > timing.total_wall:
+                why, whole = ("stalled_overall", {"took": round(total_wall, 1),
+                                                  "limit": timing.total_wall}), True
+            if why is None:
+                assert answer.action is not None
+                games[i].apply(answer.action)
+                continue
+            deal = hands[i]
+            faults[i] = Fault(deal.seat, deal.preset, deal.seed, len(view.history), *why,
                               kind=kind)
-                return Legality(kind, len(hands), decisions, slowest, fault, timing.decision,
-                                cpu)
-            decisions += 1
-            assert answer.action is not None
-            hand.apply(answer.action)
-    return Legality(kind, len(hands), decisions, slowest, None, timing.decision, cpu)
+            limit = min(limit, i)
+            if whole or answer.stopped in ("wall", "exited", "too_much", "protocol"):
+                stop = i
+        live = [i for i, _view in batch if i < limit and i not in faults]
+    if stop is not None:
+        counted = [a for i in range(len(hands)) for a in answered[i]]
+        fault: Fault | None = faults[stop]
+    elif faults:
+        first = min(faults)
+        counted = [a for i in range(first + 1) for a in answered[i]]
+        fault = faults[first]
+    else:
+        counted = [a for i in range(len(hands)) for a in answered[i]]
+        fault = None
+    slowest = max((a.cpu for a in counted), default=0.0)
+    cpu = sum(a.cpu for a in counted)
+    decisions = len(counted) - (1 if fault is not None else 0)
+    return Legality(kind, len(hands), decisions, slowest, fault, timing.decision, cpu)
 
 
 class _Rang(BaseException):

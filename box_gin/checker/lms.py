@@ -41,11 +41,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..checker.report import key_of
-from ..checker.safe import csv_row
-from ..checker.submissions import student_key
 from ..errors import BoxGinError
 from ..i18n import _, ngettext
+from .report import key_of
+from .safe import csv_row
+from .submissions import student_key
 
 LMS_KINDS = ("canvas", "moodle")
 CANVAS_COLUMNS = (("Student", "name"), ("ID", "canvas_id"), ("SIS User ID", "sis_user_id"),

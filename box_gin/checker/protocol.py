@@ -1,0 +1,183 @@
+"""Talking to a sandboxed child (:class:`Child`): its orders as JSON lines on its stdin,
+its answers on a pipe of its own, each line led by a random nonce, every byte bounded and
+decoded here defensively; the pipes non-blocking, served in one loop with one deadline.
+Anything else, a child that dies, hangs or breaks the protocol, is :class:`ChildGone`."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import select
+import subprocess
+import time
+from collections.abc import Callable
+from contextlib import suppress
+from typing import Any
+
+from ..katas.wire import wall_seconds
+from .caps import Limits
+from .sandbox import Sandbox
+from .staging import remove_tree
+
+#: The most a child may send in one line (bytes); more is an attack or a bug.
+MAX_LINE = 8 * 1024 * 1024
+
+
+class ChildGone(Exception):
+    """The child died, hung, or broke the protocol."""
+
+
+#: The script of a kata's child, under the staged ``box_gin``.
+KATA_CHILD = "checker/child.py"
+
+
+class Child:
+    """One running child for one submission file (``script``: the child to run, under
+    the staged ``box_gin``: a kata's, or a bot's in a sandbox that stages the engine)."""
+
+    def __init__(self, box: Sandbox, setup: dict[str, Any], limits: Limits,
+                 budget: float, script: str = KATA_CHILD) -> None:
+        self.box = box
+        self.limits = limits
+        self.budget = budget
+        self.nonce = secrets.token_hex(16)
+        self.uid = box.take_uid()
+        self.current_cell: int | None = None
+        self._buffer = bytearray()
+        self._out = bytearray()
+        #: The child's stdin refused a write: it stopped reading (or died).
+        self._broken = False
+        read_end, write_end = os.pipe()
+        self._read = read_end
+        self.folder: str | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
+        rlimits = box.child_limits(limits)
+        try:
+            self.proc, self.folder = box.spawn(
+                self.uid, ["-I", "-S", "-B", f"{{box}}/box_gin/{script}",
+                           json.dumps(rlimits)], limits, (write_end,))
+        except OSError as exc:
+            os.close(write_end)
+            self.close()
+            raise ChildGone("the sandbox could not start") from exc
+        os.close(write_end)
+        assert self.proc.stdin is not None
+        self._write = self.proc.stdin.fileno()
+        os.set_blocking(self._read, False)
+        os.set_blocking(self._write, False)
+        package = "/box/box_gin" if box.kind == "bubblewrap" else str(box.stage / "box_gin")
+        self._queue({**setup, "nonce": self.nonce, "fd": write_end, "package": package})
+
+    def _queue(self, message: dict[str, Any]) -> None:
+        self._out += json.dumps(message).encode() + b"\n"
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a line for the child: :meth:`receive` writes it while it reads."""
+        self._queue(message)
+
+    def _lines(self) -> dict[str, Any] | None:
+        prefix = self.nonce.encode() + b" "
+        while True:
+            end = self._buffer.find(b"\n")
+            if end < 0:
+                return None
+            line = bytes(self._buffer[:end])
+            del self._buffer[:end + 1]
+            if line.startswith(prefix):
+                try:
+                    message = json.loads(line[len(prefix):].decode("utf-8", "replace"))
+                except (ValueError, RecursionError) as exc:
+                    raise ChildGone("a garbled message") from exc
+                if isinstance(message, dict):
+                    return message
+
+    def receive(self, seconds: float, accept: Callable[[dict[str, Any]], bool]
+                ) -> dict[str, Any]:
+        """Send what is queued and read until a message ``accept`` takes, within
+        ``seconds`` and the submission's budget: one loop, one deadline."""
+        deadline = min(time.monotonic() + seconds, self.budget)
+        while True:
+            message = self._lines()
+            while message is not None:
+                if accept(message):
+                    return message
+                message = self._lines()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise ChildGone("timeout")
+            writers = [self._write] if self._out and not self._broken else []
+            # Once its stdin is closed, what the child sent before is still read first:
+            # a child that died is found where it died, not where the write failed.
+            ready, writable, _x = select.select([self._read], writers, [],
+                                                0 if self._broken else left)
+            if self._broken and not ready:
+                raise ChildGone("the child stopped reading")
+            if writable:
+                try:
+                    sent = os.write(self._write, self._out[:1 << 16])
+                except BlockingIOError:
+                    sent = 0
+                except OSError:
+                    self._broken = True
+                    self._out.clear()
+                    continue
+                del self._out[:sent]
+            if ready:
+                try:
+                    chunk = os.read(self._read, 1 << 16)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    raise ChildGone("the child exited")
+                self._buffer += chunk
+                if len(self._buffer) > MAX_LINE:
+                    raise ChildGone("the child sent too much")
+
+    def wait_ready(self) -> dict[str, Any]:
+        """Follow the child through the cells until it is ready for requests."""
+        def accept(message: dict[str, Any]) -> bool:
+            if message.get("t") == "cell" and isinstance(message.get("i"), int):
+                self.current_cell = message["i"]
+            return message.get("t") == "ready"
+
+        message = self.receive(wall_seconds(self.limits.load_seconds), accept)
+        self.current_cell = None
+        return message
+
+    def run(self, request_id: int, function: str, hide: list[tuple[str, str]],
+            cases: list[Any]) -> dict[str, Any]:
+        """Run ``function`` on the encoded ``cases``; the child's answer."""
+        self._queue({"t": "run", "id": request_id, "function": function,
+                     "hide": [list(h) for h in hide], "cases": cases,
+                     "timeout": self.limits.call_seconds, "budget": self.limits.kata_seconds})
+        # The child keeps the limits in CPU seconds; here, only the wall-clock safety
+        # (its batch's, and one more call's, which may be running when the batch's ends).
+        seconds = wall_seconds(self.limits.kata_seconds) + wall_seconds(self.limits.call_seconds)
+        message = self.receive(seconds, lambda m: m.get(
+            "t") == "result" and m.get("id") == request_id)
+        outcomes = message.get("outcomes")
+        if not isinstance(outcomes, list) or len(outcomes) != len(cases):
+            raise ChildGone("a malformed answer")
+        return message
+
+    def close(self) -> None:
+        """Kill the child and everything it started; remove its folder."""
+        if self.proc is not None:
+            self.box.release(self.proc)
+            with suppress(OSError):
+                if self.proc.stdin is not None:
+                    self.proc.stdin.close()
+        with suppress(OSError):
+            os.close(self._read)
+        self.box.give_uid(self.uid)
+        self.uid = None
+        if self.folder is not None:
+            remove_tree(self.folder)
+            self.folder = None
+
+    def __enter__(self) -> Child:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
