@@ -10,17 +10,8 @@ import pytest
 from bruteforce import Dealer
 
 from box_gin import PRESETS, Action, Card, Hand, IllegalActionError, Role
-from box_gin.bots import (
-    _ABOVE_LAST,
-    _VALUE_OF,
-    _best_discard,
-    _danger,
-    _read,
-    expert_advise,
-    expert_bot,
-    expert_choice,
-    greedy_bot,
-)
+from box_gin.bots import expert_advise, expert_bot, expert_choice, greedy_bot
+from box_gin.bots.expert import _ABOVE_LAST, _VALUE_OF, _best_discard, _danger, _read
 from box_gin.match import SitterView
 
 

@@ -54,7 +54,8 @@ from .staging import PACKAGE_DIR
 #: child itself.
 ENGINE = ("__init__.py", "errors.py", "i18n.py", "cards.py", "kernels.py", "melds.py",
           "actions.py", "knocking.py", "layoffs.py", "scoring.py", "rules.py", "hand.py",
-          "match.py", "bots.py", "checker/seatwire.py", "checker/botchild.py",
+          "match.py", "bots/__init__.py", "bots/simple.py", "bots/expert.py",
+          "checker/seatwire.py", "checker/botchild.py",
           "checker/child.py")
 #: The bot's child, under the staged ``box_gin``.
 BOT_CHILD = "checker/botchild.py"

@@ -105,10 +105,18 @@ class Outcome:
 
 
 def limits_of(timeout: float, budget: float) -> Limits:
-    """The children's limits for ``--timeout`` and ``--budget``."""
+    """The children's limits for ``--timeout`` and ``--budget``: a kata's tests may take
+    ``timeout`` CPU seconds, a cell half of it and one call 2 s (a quarter of a shorter
+    timeout, a tenth of a longer one than 20 s); each has its clock's safety above it
+    (``katas.wire.wall_seconds``), so all follow the option.
+
+    >>> [limits_of(t, 60).call_seconds for t in (4, 20, 60)]
+    [1.0, 2.0, 6.0]
+    """
     seconds = max(1.0, timeout)
     return Limits(kata_seconds=seconds, load_seconds=seconds, cell_seconds=seconds / 2,
-                  call_seconds=min(2.0, seconds / 4), budget_seconds=max(1.0, budget))
+                  call_seconds=min(seconds / 4, max(2.0, seconds / 10)),
+                  budget_seconds=max(1.0, budget))
 
 
 def cache_path(settings: CheckSettings) -> Path | None:

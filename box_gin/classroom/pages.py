@@ -19,6 +19,7 @@ from contextlib import AbstractContextManager
 
 from .. import i18n
 from ..actions import Action, ActionKind
+from ..bots import bot_label
 from ..cards import Card
 from ..hand import Role, SeatView
 from ..i18n import LANGUAGES, _, is_rtl, ngettext
@@ -485,8 +486,8 @@ def create_form(error: str = "") -> str:
     names = preset_names()
     presets = "".join(f'<option value="{k}">{esc(names.get(k, k))}</option>' for k in PRESETS)
     bots = "".join(f'<option value="{n}">{n}</option>' for n in range(3))
-    kinds = {"greedy": _("greedy"), "random": _("random")}
-    kind_options = "".join(f'<option value="{k}">{esc(kinds[k])}</option>' for k in BOT_KINDS)
+    kind_options = "".join(f'<option value="{k}">{esc(bot_label(k))}</option>'
+                           for k in BOT_KINDS)
     err = f'<p class="bg-error">{esc(error)}</p>' if error else ""
     return (f'{err}<form class="bg-form" method="post" action="/teacher/tables">'
             f'<label>{esc(lab("Rules"))} <select name="preset">{presets}</select></label>'

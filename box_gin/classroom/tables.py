@@ -24,7 +24,7 @@ import secrets
 from dataclasses import dataclass, field
 
 from ..actions import Action
-from ..bots import Bot, greedy_bot, seeded_random_bot
+from ..bots import KIT_BOTS, Bot, make_bot
 from ..cards import Card
 from ..errors import BoxGinError, IllegalActionError
 from ..hand import Hand, Role, SeatView
@@ -35,7 +35,8 @@ from .store import Store, StoreError
 
 #: Names for the bots, in the order they sit.
 BOT_NAMES = ("Ada", "Ben", "Cy")
-BOT_KINDS = ("greedy", "random")
+#: The kit's bots a teacher may seat (:data:`box_gin.bots.KIT_BOTS`).
+BOT_KINDS = tuple(KIT_BOTS)
 #: The letters of a join code: no 0/O, 1/I/L, so that it reads off a projector.
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
@@ -141,8 +142,7 @@ class Table:
         self.match = Match.new(names, self.rules, self.seed)
         for i, place in enumerate(sorted(self.bot_places)):
             name = self.name_of(place)
-            self.bots[name] = greedy_bot if self.bot_kind == "greedy" else \
-                seeded_random_bot(self.seed * 10 + i)
+            self.bots[name] = make_bot(self.bot_kind, self.seed * 10 + i)
 
     # -- playing -------------------------------------------------------------------------
 
@@ -301,8 +301,8 @@ class Room:
             raise SeatError(_("unknown rules {name!r}: choose one of {names}").format(
                 name=preset, names=", ".join(PRESETS)))
         if bot_kind not in BOT_KINDS:
-            raise SeatError(_("unknown bot {name!r}: choose 'greedy' or 'random'").format(
-                name=bot_kind))
+            raise SeatError(_("unknown bot {name!r}: choose one of {names}").format(
+                name=bot_kind, names=", ".join(BOT_KINDS)))
         if not 0 <= bots <= 2:
             raise SeatError(_("a table has 0, 1 or 2 bots, not {n}").format(n=bots))
         target = PRESETS[preset].target if target is None else target

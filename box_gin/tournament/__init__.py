@@ -9,18 +9,9 @@ True
 """
 
 from .core import REFERENCE_BOTS, Budget, GameResult, GameSpec, schedule
+from .measure import AdviceMeasurement, Measurement, measure, measure_advice
 from .ratings import Rating, WinRate
-from .run import (
-    AdviceMeasurement,
-    Entrant,
-    Measurement,
-    Results,
-    Settings,
-    measure,
-    measure_advice,
-    references,
-    run,
-)
+from .run import Entrant, Results, Settings, references, run
 
 __all__ = [
     "REFERENCE_BOTS", "AdviceMeasurement", "Budget", "Entrant", "GameResult", "GameSpec",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ def add_command(sub: Any) -> None:
     p.add_argument("--seed", metavar="SECRET",
                    help=_("replay a published tournament from its seed (by default the "
                           "deals come from a fresh secret seed, revealed at the end)"))
-    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
                    help=_("play on N worker processes"))
     p.add_argument("--json", type=Path, metavar="FILE", help=_("write the results as JSON"))
     p.add_argument("--records", type=Path, metavar="FILE",

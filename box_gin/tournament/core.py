@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..actions import DRAW_STOCK, PASS, Action, ActionKind
-from ..bots import Advice, expert_advise, expert_bot, greedy_bot, random_bot
+from ..bots import KIT_BOTS, Advice, make_bot, random_bot
 from ..errors import BoxGinError
 from ..hand import Role, SeatView
 from ..match import Match, SitterView
@@ -106,19 +106,24 @@ def _random_play(view: SeatView, advice: Action | None = None) -> Action:
     return random_bot(view, rng)
 
 
-def _greedy_advice(view: SitterView) -> Action:
-    return greedy_bot(view)
+def _advice_of(name: str) -> Callable[[SitterView], Action]:
+    """The action a kit bot advises, as a sitter."""
+    adviser = KIT_BOTS[name].advise
+
+    def advice(view: SitterView) -> Action:
+        return adviser(view).action
+
+    advice.__name__ = f"{name}_advice"
+    return advice
 
 
-def _expert_advice(view: SitterView) -> Action:
-    return expert_advise(view).action
-
-
-#: The reference bots: name -> (play, advise).  Their captains follow legal advice.
+#: The reference bots (the kit's, :data:`box_gin.bots.KIT_BOTS`): name -> (play, advise).
+#: The random bot plays a legal action seeded by the view, so that it plays the same
+#: whatever the order it is asked in; the captains follow legal advice.
 REFERENCE_BOTS: dict[str, tuple[Callable[..., Any], Callable[..., Any] | None]] = {
     "random_bot": (_random_play, None),
-    "greedy_bot": (follows_advice(greedy_bot), _greedy_advice),
-    "expert_bot": (follows_advice(expert_bot), _expert_advice),
+    **{f"{name}_bot": (follows_advice(make_bot(name)), _advice_of(name))
+       for name in ("greedy", "expert")},
 }
 
 
@@ -197,7 +202,7 @@ class GameSpec:
 
 
 def deal_seeds(seed: int, deals: int) -> list[int]:
-    """The seeds of a *measurement*'s deals (:func:`~box_gin.tournament.run.measure`: the
+    """The seeds of a *measurement*'s deals (:func:`~box_gin.tournament.measure.measure`: the
     kit's bots against each other, with a public seed so that anyone can measure
     again); a tournament draws its deals from a secret (:func:`secret_deal_seeds`)."""
     rng = random.Random(f"box-gin tournament {seed}")

@@ -17,8 +17,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from ..bots import greedy_bot
-from ..hand import Hand, Role
 from ..rules import STANDARD, Rules
 from .core import (
     FAULTS,
@@ -29,13 +27,12 @@ from .core import (
     GameSpec,
     LocalPlayer,
     commitment,
-    follows_advice,
     new_secret,
     play_games,
     schedule,
     secret_deal_seeds,
 )
-from .ratings import Rating, WinRate, places, rate
+from .ratings import Rating, places, rate
 
 
 @dataclass(frozen=True)
@@ -272,110 +269,3 @@ def _final_settings(settings: Settings) -> Settings:
     """The final: a whole match to the target (at most 60 hands)."""
     return replace(settings, max_hands=None,
                    budget=Budget(settings.budget.decision, settings.budget.game * 30))
-
-
-# -- measuring one bot -----------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Measurement:
-    """A bot's wins over duplicate deals: its win rate (with a 95% interval) over the
-    hands someone won, and how many hands were drawn."""
-
-    wins: WinRate
-    drawn: int
-
-    @property
-    def rate(self) -> float:
-        return self.wins.rate
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return self.wins.interval
-
-    def __str__(self) -> str:
-        return f"{self.wins} ({self.drawn} drawn)"
-
-
-def _hand(seed: int, rules: Rules, box: Callable[..., Any], captain: Callable[..., Any],
-          sitter: Callable[..., Any] | None = None) -> Hand:
-    from ..match import SitterView
-
-    hand = Hand.deal(rules, seed=seed)
-    while not hand.is_over:
-        role = hand.to_play
-        assert role is not None
-        view = hand.view(role)
-        if role is Role.CAPTAIN and sitter is not None:
-            advice = sitter(SitterView(view))
-            action = captain(view, getattr(advice, "action", advice))
-        else:
-            action = (box if role is Role.BOX else captain)(view)
-        hand.apply(action)
-    return hand
-
-
-def _seeds(seed: int, deals: int) -> list[int]:
-    from .core import deal_seeds
-
-    return deal_seeds(seed, deals)
-
-
-def measure(bot: Callable[..., Any], against: Callable[..., Any] = greedy_bot, *,
-            deals: int = 200, seed: int = 0, rules: Rules = STANDARD) -> Measurement:
-    """``bot`` against ``against``, head to head, over ``deals`` duplicate deals: each
-    deal is played twice, ``bot`` in the box then as captain (no sitter's advice)."""
-    wins = games = drawn = 0
-    for s in _seeds(seed, deals):
-        for seat in (Role.BOX, Role.CAPTAIN):
-            box, captain = (bot, against) if seat is Role.BOX else (against, bot)
-            result = _hand(s, rules, box, captain).result
-            assert result is not None
-            if result.winner is None:
-                drawn += 1
-                continue
-            games += 1
-            wins += result.winner is seat
-    return Measurement(WinRate(wins, games), drawn)
-
-
-@dataclass(frozen=True)
-class AdviceMeasurement:
-    """A captain's wins with a sitter's advice and without, on the same deals."""
-
-    advised: WinRate
-    alone: WinRate
-    #: The deals the advised captain won and the lone one lost, and the reverse.
-    better: int
-    worse: int
-
-    @property
-    def difference(self) -> tuple[float, float, float]:
-        """The gain in win rate with its 95% interval (paired, over the same deals)."""
-        n = self.advised.games
-        if n == 0:
-            return 0.0, 0.0, 0.0
-        d = (self.better - self.worse) / n
-        var = (self.better + self.worse - (self.better - self.worse) ** 2 / n) / (n * n)
-        half = 1.959964 * max(var, 0.0) ** 0.5
-        return d, d - half, d + half
-
-
-def measure_advice(captain: Callable[..., Any], sitter: Callable[..., Any],
-                   against: Callable[..., Any] = greedy_bot, *, deals: int = 200,
-                   seed: int = 0, rules: Rules = STANDARD) -> AdviceMeasurement:
-    """A ``captain`` that follows legal advice, advised by ``sitter`` and then alone,
-    against ``against`` in the box, on the same deals (drawn hands count as losses)."""
-    advised_captain = follows_advice(captain)
-    a = b = better = worse = 0
-    seeds = _seeds(seed, deals)
-    for s in seeds:
-        with_advice = _hand(s, rules, against, advised_captain, sitter).result
-        alone = _hand(s, rules, against, captain).result
-        assert with_advice is not None and alone is not None
-        won_a = with_advice.winner is Role.CAPTAIN
-        won_b = alone.winner is Role.CAPTAIN
-        a += won_a
-        b += won_b
-        better += won_a and not won_b
-        worse += won_b and not won_a
-    return AdviceMeasurement(WinRate(a, len(seeds)), WinRate(b, len(seeds)), better, worse)

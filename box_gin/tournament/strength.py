@@ -21,13 +21,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots import expert_bot, greedy_bot, seeded_random_bot
+from ..bots import KIT_BOTS, greedy_bot
 from ..hand import Role
 from ..i18n import _, format_number, format_percent, format_short
 from ..katas.specs.nb7_bots import HANDS, Legality, legality
 from ..rules import STANDARD, Rules
+from .core import deal_seeds
+from .measure import AdviceMeasurement, measure_advice, play_hand
 from .ratings import Z95
-from .run import AdviceMeasurement, _hand, _seeds, measure_advice
 
 Bot = Callable[..., Any]
 
@@ -69,7 +70,7 @@ class Estimate:
 
 def _score(bot: Bot, against: Bot, seed: int, seat: Role, rules: Rules) -> float:
     box, captain = (bot, against) if seat is Role.BOX else (against, bot)
-    result = _hand(seed, rules, box, captain).result
+    result = play_hand(seed, rules, box, captain).result
     assert result is not None
     return 0.5 if result.winner is None else float(result.winner is seat)
 
@@ -90,17 +91,14 @@ def duplicate(bot: Bot, against: Bot = greedy_bot, *, deals: int = 100, seed: in
     """``bot`` against ``against`` over ``deals`` duplicate deals (two games each)."""
     scores = tuple((_score(bot, against, s, Role.BOX, rules)
                     + _score(bot, against, s, Role.CAPTAIN, rules)) / 2
-                   for s in _seeds(seed, deals))
+                   for s in deal_seeds(seed, deals))
     return Estimate(scores, 2 * deals)
 
 
 #: The reference bots a learner's bot is measured against (made afresh from the seed
 #: for each measurement, so that the random bot plays the same moves every time).
 REFERENCES: dict[str, Callable[[int], Bot]] = {
-    "random_bot": seeded_random_bot,
-    "greedy_bot": lambda seed: greedy_bot,
-    "expert_bot": lambda seed: expert_bot,
-}
+    f"{name}_bot": KIT_BOTS[name].make for name in ("random", "greedy", "expert")}
 
 
 def _pc(share: float, signed: bool = False) -> str:

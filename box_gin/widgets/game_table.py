@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 from ..actions import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, discard, knock
-from ..bots import Advice, Bot, advise, greedy_bot, seeded_random_bot
+from ..bots import Advice, Bot, advise, make_bot
 from ..cards import Card
 from ..compat import chart_needs_full_install, have_matplotlib
 from ..errors import BoxGinError
@@ -61,15 +61,10 @@ def _an_input(method: Callable[..., None]) -> Callable[..., None]:
     return recorded
 
 
-def make_bot(spec: BotSpec, seed: int | None) -> Bot:
-    """A bot from its name ("greedy" or "random", the latter seeded) or a bot itself."""
-    if callable(spec):
-        return spec
-    if spec == "greedy":
-        return greedy_bot
-    if spec == "random":
-        return seeded_random_bot(seed)
-    raise ValueError(_("unknown bot {name!r}: choose 'greedy' or 'random'").format(name=spec))
+def bot_of(spec: BotSpec, seed: int | None) -> Bot:
+    """A bot itself, or one of the kit's by its name (:data:`box_gin.bots.KIT_BOTS`: the
+    random bot seeded)."""
+    return spec if callable(spec) else make_bot(spec, seed)
 
 
 #: The table's own styles: the card just drawn, and the sitter's watched cards.
@@ -247,7 +242,7 @@ class GameTable(BoxGinWidget):
         self.bots: dict[str, Bot] = {}
         for i, name in enumerate(others):
             spec = specs.get(name, "greedy") if isinstance(specs, Mapping) else specs
-            self.bots[name] = make_bot(spec, None if seed is None else seed * 10 + i)
+            self.bots[name] = bot_of(spec, None if seed is None else seed * 10 + i)
         self.selected, self.drawn, self.showing, self.advice = None, None, None, None
         self.given_advice, self.moves, self.error = None, [], ""
         self._advice_pending = True

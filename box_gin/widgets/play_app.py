@@ -27,6 +27,7 @@ from typing import Any
 
 import ipywidgets as w
 
+from ..bots import KIT_BOTS, bot_label
 from ..files import write_atomic
 from ..hand import Role
 from ..i18n import _
@@ -37,7 +38,8 @@ from .game_table import GameTable
 
 #: Names for the bots, the first two not taken by the person playing.
 BOT_NAMES = ("Ada", "Ben", "Cy")
-BOT_KINDS = ("greedy", "random")
+#: The kit's bots the form offers (:data:`box_gin.bots.KIT_BOTS`).
+BOT_KINDS = tuple(KIT_BOTS)
 SEATS = ("cut", "box", "captain", "sitter")
 
 
@@ -307,11 +309,10 @@ class PlayApp(BoxGinWidget):
         self.seat.description = _("Your seat")
         seat_names = {"cut": _("by the cut"), "box": Role.BOX.label,
                       "captain": Role.CAPTAIN.label, "sitter": Role.SITTER.label}
-        kind_names = {"greedy": _("greedy"), "random": _("random")}
         _relabel(self.seat, [(seat_names[k], k) for k in SEATS])
         for dropdown, bot in zip(self.bot_kinds, self.settings().bot_names(), strict=True):
             dropdown.description = _("{name} (bot)").format(name=bot)
-            _relabel(dropdown, [(kind_names[k], k) for k in BOT_KINDS])
+            _relabel(dropdown, [(bot_label(k), k) for k in BOT_KINDS])
         self.seed.description = _("Seed")
         self.rules_choice.description = _("Rules")
         names = preset_names()

@@ -1,151 +1,32 @@
-"""Bots: plain functions of a seat's view that return an action, and the sitter's advice.
+"""The expert: a bot that reads the unseen cards, what its opponent took and threw, and
+what it is likely to throw next (:func:`expert_choice`, :func:`expert_bot`,
+:func:`expert_advise`).
 
->>> from box_gin import Hand
->>> hand = Hand.deal(seed=1)
->>> advice = advise(hand.view("captain"))
->>> str(advice.action), bool(advice.reason)
-('pass', True)
+What the expert knows, from its seat's view alone: its own cards, the discard pile
+(dead cards, but for the top one), the cards its opponent took from the pile and still
+holds (what it collects), and what the opponent threw away or let go by (what it does
+not).  Every other card is *unseen*: in the stock or in the opponent's hand.  It
+weighs each discard by the deadwood it leaves, by what the next draw may bring (the
+least deadwood over every unseen card, averaged, and the chance to knock within one
+and two draws), and by the chance that the opponent melds the card it throws.  The
+next draw may also be the opponent's next discard: a player throws away the card it
+least needs, most often a high one, and rarely one worth more than the card it threw
+last (it would have thrown that first), so the expert keeps the cards that would meld
+with what its opponent is likely to throw.  It takes
+a discard that melds and lowers its deadwood, or lets it knock at once; and it knocks
+as soon as it may (waiting for a safer knock measured worse against a fast knocker).
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from .actions import DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, ActionKind, discard, knock
-from .cards import BY_INDEX, Card
-from .errors import IllegalActionError
-from .hand import Phase, Role, SeatView
-from .i18n import _, format_number
-from .knocking import DiscardAnalysis, best_discards
-from .match import SitterView
-from .melds import best_melds
-
-#: A bot: given what its seat may see, the action it plays.
-Bot = Callable[[SeatView], Action]
-
-
-def _require_turn(view: SeatView) -> None:
-    if not view.legal_actions:
-        raise IllegalActionError(
-            _("it is not the {role}'s turn: there is nothing to decide").format(
-                role=view.role.label)
-        )
-
-
-def random_bot(view: SeatView, rng: random.Random | None = None) -> Action:
-    """Any legal action, chosen uniformly at random (``rng``: a seeded generator)."""
-    _require_turn(view)
-    return (rng or random).choice(view.legal_actions)
-
-
-def seeded_random_bot(seed: int | None) -> Bot:
-    """A random bot with its own seeded generator, so its play can be replayed."""
-    rng = random.Random(seed)
-
-    def bot(view: SeatView) -> Action:
-        return random_bot(view, rng)
-
-    bot.__name__ = f"random_bot(seed={seed})"
-    return bot
-
-
-@dataclass(frozen=True, slots=True)
-class Advice:
-    """A suggested action and a one-line reason, in the language in use."""
-
-    action: Action
-    reason: str
-
-    def __str__(self) -> str:
-        return _("{action}: {reason}").format(action=self.action.label, reason=self.reason)
-
-
-def _taking(view: SeatView, card: Card) -> tuple[DiscardAnalysis, bool]:
-    """The analysis after taking ``card``, and whether ``card`` then sits in a meld."""
-    forbidden = None if view.rules.may_discard_taken_card else card
-    analysis = best_discards((*view.hand, card), view.rules, knock_limit=view.knock_limit,
-                             forbidden=forbidden)
-    after = analysis.arrangement_after(max(analysis.best))
-    return analysis, any(card in m for m in after.melds)
-
-
-def _discard_choice(analysis: DiscardAnalysis) -> Card:
-    """Among the discards of least deadwood, the highest card (shed the most points)."""
-    return max(analysis.best, key=lambda c: (c.value, c))
-
-
-def advise(view: SeatView | SitterView) -> Advice:
-    """The sitter's suggestion for the seat to play, with a one-line reason (given the
-    sitter's own view, the advice is for the captain it watches).
-
-    The greedy policy: take a discard that makes a meld and lowers the deadwood; go big
-    gin or gin, else knock, whenever the rules allow; otherwise shed the card whose
-    discard leaves the least deadwood, the highest such card first.
-    """
-    if isinstance(view, SitterView):
-        view = view.captain
-    _require_turn(view)
-    now = best_melds(view.hand).deadwood_value if len(view.hand) == 10 else None
-    if view.phase in (Phase.UPCARD_OFFER, Phase.DRAW):
-        top = view.top_discard
-        can_take = top is not None and (
-            view.phase is Phase.UPCARD_OFFER or DRAW_DISCARD in view.legal_actions)
-        if can_take and top is not None and now is not None:
-            analysis, melds = _taking(view, top)
-            if melds and analysis.least_deadwood < now:
-                action = TAKE if view.phase is Phase.UPCARD_OFFER else DRAW_DISCARD
-                return Advice(action, _(
-                    "the {card} makes a meld and brings your deadwood from {before} down to "
-                    "{after}").format(card=top.label, before=now, after=analysis.least_deadwood))
-        if view.phase is Phase.UPCARD_OFFER:
-            return Advice(PASS, _("the {card} makes no meld that lowers your deadwood ({now})")
-                          .format(card=top.label if top else "-", now=now))
-        if top is not None and DRAW_DISCARD not in view.legal_actions:
-            return Advice(DRAW_STOCK, _("after both passes the first draw is from the stock"))
-        return Advice(DRAW_STOCK, _("the {card} on the pile would not help you: try the stock")
-                      .format(card=top.label if top else "-"))
-    forbidden = None if view.rules.may_discard_taken_card else view.taken_card
-    analysis = best_discards(view.hand, view.rules, knock_limit=view.knock_limit,
-                             forbidden=forbidden)
-    if any(a.kind is ActionKind.BIG_GIN for a in view.legal_actions):
-        return Advice(Action(ActionKind.BIG_GIN), _("all eleven of your cards are melded"))
-    card = _discard_choice(analysis)
-    if analysis.can_gin:
-        return Advice(knock(card), _("discard the {card} and every other card is melded: gin")
-                      .format(card=card.label))
-    if analysis.can_knock:
-        return Advice(knock(card), _(
-            "discard the {card} and your deadwood is {value}, within the knock limit of "
-            "{limit}").format(card=card.label, value=analysis.least_deadwood,
-                              limit=analysis.knock_limit))
-    return Advice(discard(card), _(
-        "discarding the {card} leaves the least deadwood you can keep, {value}").format(
-        card=card.label, value=analysis.least_deadwood))
-
-
-def greedy_bot(view: SeatView | SitterView) -> Action:
-    """Keep deadwood low, knock whenever possible, take a discard that makes a meld."""
-    return advise(view).action
-
-
-# -- the expert ------------------------------------------------------------------------
-#
-# What the expert knows, from its seat's view alone: its own cards, the discard pile
-# (dead cards, but for the top one), the cards its opponent took from the pile and still
-# holds (what it collects), and what the opponent threw away or let go by (what it does
-# not).  Every other card is *unseen*: in the stock or in the opponent's hand.  It
-# weighs each discard by the deadwood it leaves, by what the next draw may bring (the
-# least deadwood over every unseen card, averaged, and the chance to knock within one
-# and two draws), and by the chance that the opponent melds the card it throws.  The
-# next draw may also be the opponent's next discard: a player throws away the card it
-# least needs, most often a high one, and rarely one worth more than the card it threw
-# last (it would have thrown that first), so the expert keeps the cards that would meld
-# with what its opponent is likely to throw.  It takes
-# a discard that melds and lowers its deadwood, or lets it knock at once; and it knocks
-# as soon as it may (waiting for a safer knock measured worse against a fast knocker:
-# set CAREFUL_KNOCKS to wait while an undercut looks likely).
+from ..actions import DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, ActionKind, discard
+from ..cards import BY_INDEX, Card
+from ..hand import Phase, Role, SeatView
+from ..i18n import _, format_number
+from ..match import SitterView
+from .simple import Advice, require_turn
 
 _ALL = (1 << 52) - 1
 
@@ -196,7 +77,7 @@ class _Reading:
 
 
 def _read(view: SeatView) -> _Reading:
-    from .kernels import mask_of
+    from ..kernels import mask_of
 
     mine = mask_of(view.hand)
     pile = mask_of(view.discard_pile)
@@ -283,7 +164,7 @@ def _outlook(hand: int, cards: tuple[int, ...], now: int, limit: int,
     and the chance of being able to knock.  With ``thrown`` (the chance of each card
     being the opponent's next discard), the next draw is that discard when it beats the
     stock, the stock otherwise."""
-    from .kernels import least_after
+    from ..kernels import least_after
 
     if not cards:
         return float(now), 0.0
@@ -323,7 +204,7 @@ DANGER_PER_TURN = 1.0
 def _best_discard(view: SeatView, reading: _Reading, mask: int, forbidden: int
                   ) -> tuple[int, int]:
     """(the index of the card to discard, the deadwood left) for an 11-card ``mask``."""
-    from .kernels import min_deadwood
+    from ..kernels import min_deadwood
 
     now_w, next_w, knock_w, danger_w = EXPERT_WEIGHTS
     danger = danger_w + DANGER_PER_TURN * reading.turns
@@ -363,7 +244,7 @@ def _knock_in_two(hand: int, cards: tuple[int, ...], limit: int,
     leaves the least deadwood after the first.  With ``thrown`` (as for
     :func:`_outlook`), the first draw is the opponent's next discard when that gives the
     better chance."""
-    from .kernels import discard_table, least_after
+    from ..kernels import discard_table, least_after
 
     if not cards:
         return 0.0
@@ -385,13 +266,6 @@ def _knock_in_two(hand: int, cards: tuple[int, ...], limit: int,
     return sum(share * max(chance[i], stock) for i, share in thrown)
 
 
-def _opponent_deadwood(reading: _Reading, stock: int) -> float:
-    """A rough estimate of the opponent's deadwood: high early, falling as it draws
-    (a typical hand sheds about four points a turn), lower for each card it collects."""
-    collected = sum(1 for x in reading.held if x == 1.0)
-    return max(2.0, 48.0 - 4.5 * reading.turns - 6.0 * collected)
-
-
 def _takes(taken: int, now: int, melds: bool, limit: int) -> bool:
     """Whether to take the top discard, which leaves ``taken`` deadwood (``now``: before;
     ``melds``: the card goes into a meld): when it melds and lowers the deadwood, or
@@ -399,23 +273,12 @@ def _takes(taken: int, now: int, melds: bool, limit: int) -> bool:
     return (melds and taken < now) or taken <= limit
 
 
-def _should_knock(view: SeatView, reading: _Reading, dead: int) -> bool:
-    """Knock (with ``dead`` deadwood) unless an undercut looks likely."""
-    if dead == 0 or not CAREFUL_KNOCKS:
-        return True
-    return dead + 3 < _opponent_deadwood(reading, view.stock_size) or view.stock_size <= 4
-
-
-#: Wait for a safer knock while an undercut looks likely (off: it loses races).
-CAREFUL_KNOCKS = False
-
-
 def expert_choice(view: SeatView | SitterView) -> tuple[Action, str]:
     """The expert's action for the seat to play, with its reason in words."""
     if isinstance(view, SitterView):
         view = view.captain
-    _require_turn(view)
-    from .kernels import least_after, mask_of, min_deadwood
+    require_turn(view)
+    from ..kernels import least_after, mask_of, min_deadwood
 
     reading = _read(view)
     legal = view.legal_actions
@@ -470,11 +333,12 @@ def expert_choice(view: SeatView | SitterView) -> tuple[Action, str]:
         if least == 0:
             return best_knock, _("discard the {card} and every other card is melded: gin"
                                  ).format(card=best_knock.card.label if best_knock.card else "")
-        if _should_knock(view, reading, least):
-            return best_knock, _(
-                "discard the {card} and knock with {value}: your opponent's deadwood is "
-                "likely higher").format(card=best_knock.card.label if best_knock.card else "",
-                                        value=least)
+        # It knocks as soon as it may: waiting while an undercut looked likely was
+        # measured, and lost races against a fast knocker.
+        return best_knock, _(
+            "discard the {card} and knock with {value}: your opponent's deadwood is "
+            "likely higher").format(card=best_knock.card.label if best_knock.card else "",
+                                    value=least)
     return discard(card), _(
         "discard the {card}: it leaves {value} deadwood, keeps your best chances for the "
         "next draw, and your opponent is unlikely to meld it").format(
