@@ -363,3 +363,22 @@ def test_only_the_store_touches_the_database() -> None:
 
     for path in PACKAGE.glob("*.py"):
         assert ("sqlite3" in imported(path)) == (path.name == "store.py"), path
+
+
+def test_ctrl_c_stops_the_server_with_one_line(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT), with a learner's socket open: the server closes, says so in one
+    line, and prints no traceback."""
+    import signal
+
+    server = ServeProcess(tmp_path / "class.db")
+    try:
+        learner = Learner(server.base, create_table(server.teacher(), seed=30), "Zoe", 0)
+        learner.join()
+        learner.connect()
+        server.proc.send_signal(signal.SIGINT)
+        server.proc.wait(60)
+    finally:
+        server.kill()
+    lines = server.log.read_text().splitlines()
+    assert "Traceback" not in "\n".join(lines)
+    assert len(lines) == 3 and lines[-1].startswith("The classroom server stopped"), lines

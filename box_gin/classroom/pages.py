@@ -451,11 +451,12 @@ def _seats_html(table: Table) -> str:
 
 @functools.lru_cache(maxsize=256)
 def qr_svg(url: str, scale: int = 4) -> str:
-    """The QR code of ``url`` as inline SVG (segno)."""
+    """The QR code of ``url`` as inline SVG (segno), with a viewBox and no fixed size, so
+    that it fills the box the page gives it (on the projector, most of the screen)."""
     import segno
 
     return str(segno.make(url, error="m").svg_inline(scale=scale, dark="#111",
-                                                     light="#fff"))
+                                                     light="#fff", omitsize=True))
 
 
 def overview_parts(tables: Mapping[str, Table], base_url: str) -> dict[str, str]:

@@ -337,8 +337,11 @@ class Classroom:
                         outbox.post(_error(str(err)))
                         continue
                 await self.hub.broadcast(self.room, table)
-        except (WebSocketDisconnect, asyncio.CancelledError):
-            # Cancelled: its outbox dropped it (it stopped reading); nothing to send.
+        except WebSocketDisconnect:
+            pass
+        except asyncio.CancelledError:
+            # Cancelled by its outbox, which dropped it (it stopped reading): it ends
+            # here.  Any other cancellation (the server shutting down) goes on up.
             if not outbox.closed:
                 raise
         finally:
@@ -470,7 +473,9 @@ class Classroom:
             outbox.post(teacher_frame(self.room, conn))
             while not outbox.closed:
                 await receive_text(ws)  # the teacher's page sends nothing that is read
-        except (WebSocketDisconnect, asyncio.CancelledError):
+        except WebSocketDisconnect:
+            pass
+        except asyncio.CancelledError:
             if not outbox.closed:
                 raise
         finally:
@@ -560,5 +565,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = "box-gin-c
                             ws_per_message_deflate=False)
     try:
         asyncio.run(uvicorn.Server(config).serve())
+    except KeyboardInterrupt:  # Ctrl-C: uvicorn has closed every socket; one line says so
+        pass
     finally:
         classroom.store.close()
+    print(_("The classroom server stopped; every table is kept in {db}: box-gin serve --db "
+            "{db} starts it again where it was.").format(db=db), file=out, flush=True)
