@@ -293,7 +293,7 @@ def resolve_names(claims: list[_Claim]) -> list[Submission]:
     return out
 
 
-class BadSubmission(Exception):
+class BadSubmission(BoxGinError):
     """A file that holds no code we can read (not a notebook, not text)."""
 
 

@@ -31,6 +31,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..errors import BoxGinError
 from ..files import write_atomic
 from ..i18n import _
 
@@ -43,7 +44,7 @@ END_HIDDEN = "### END HIDDEN TESTS"
 SOLUTION_ONLY_TAG = "solution-only"
 
 
-class ReleaseError(ValueError):
+class ReleaseError(BoxGinError):
     """A solution notebook whose markers do not pair up."""
 
 
