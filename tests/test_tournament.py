@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 import hashlib
+import html
 import json
 import os
 import shutil
@@ -173,7 +174,7 @@ def _class(tmp_path: Path) -> Path:
 @pytest.mark.timeout(600)
 def test_a_class_tournament_end_to_end_with_hostile_bots(tmp_path: Path) -> None:
     bots, skipped = entrants([_class(tmp_path)], with_references=False)
-    assert skipped == ["nobot"]
+    assert skipped == [("nobot", "it defines no function named play")]
     bots += references(["greedy_bot"])
     assert [b.name for b in bots] == ["colluder", "colluder2", "honest", "hostile", "peeker",
                                       "greedy_bot"]
@@ -220,6 +221,11 @@ def test_the_command_writes_json_records_and_the_leaderboard(tmp_path: Path) -> 
     root = tmp_path / "class"
     (root / "ada").mkdir(parents=True)
     (root / "ada" / "bot.py").write_text(HONEST)
+    # Two that cannot enter: listed with their reasons in every output, never dropped.
+    (root / "syntax").mkdir()
+    (root / "syntax" / "bot.py").write_text("def play(view):\n    return (\n")
+    (root / "typo").mkdir()
+    (root / "typo" / "bot.py").write_text(HONEST.replace("def play(", "def paly("))
     out = tmp_path / "out"
     status = main(["tournament", str(root), "--matches", "1", "--seed", "4", "-q",
                    "--json", str(out / "r.json"), "--html", str(out / "r.html")])
@@ -237,6 +243,12 @@ def test_the_command_writes_json_records_and_the_leaderboard(tmp_path: Path) -> 
         Match.from_json(line)
     page = (out / "r.html").read_text()
     assert "<svg" in page and "ada" in page and "<script" not in page
+    missing = {m["name"]: m["reason"] for m in data["not_entered"]}
+    assert set(missing) == {"syntax", "typo"}
+    assert "SyntaxError" in missing["syntax"] and "line" in missing["syntax"]
+    assert "play" in missing["typo"]
+    for name, reason in missing.items():
+        assert f'data-bot="{name}"' in page and html.escape(reason) in page
     assert data["final"]["record"]["winner"] in names
 
 

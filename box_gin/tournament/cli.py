@@ -49,9 +49,12 @@ def add_command(sub: Any) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help=_("print only errors"))
 
 
-def entrants(paths: list[Path], with_references: bool = True) -> tuple[list[Any], list[str]]:
+def entrants(paths: list[Path], with_references: bool = True
+             ) -> tuple[list[Any], list[tuple[str, str]]]:
     """The bots under ``paths`` (each submission that defines ``play``), named as
-    ``box-gin check`` names them, then the reference bots; and the skipped ones."""
+    ``box-gin check`` names them, then the reference bots; and the submissions that
+    cannot enter, each with the reason (its files' problems: a file that cannot be read,
+    a syntax error and its line; or no ``play`` function)."""
     from ..checker.submissions import (
         BadSubmission,
         defined_names,
@@ -76,7 +79,8 @@ def entrants(paths: list[Path], with_references: bool = True) -> tuple[list[Any]
                 cells = found
                 break
         if not cells:
-            skipped.append(sub.student)
+            reason = "; ".join(problems) or _("it defines no function named play")
+            skipped.append((sub.student, reason))
             continue
         name, n = sub.student, 2
         while name in taken:
@@ -112,8 +116,8 @@ def run(args: argparse.Namespace) -> int:
 
     bots, skipped = entrants(args.paths, not args.no_references)
     say = (lambda text: None) if args.quiet else print
-    for name in skipped:
-        say(_("{name}: no play function, not entered").format(name=name))
+    for name, reason in skipped:
+        say(_("{name}: not entered: {reason}").format(name=name, reason=reason))
     if len(bots) < 3:
         print(_("a tournament needs at least three bots"), file=sys.stderr)
         return 2
@@ -139,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
         runner = dask_runner(args.dask)
     results = run_tournament(bots, settings, jobs=max(1, args.jobs), runner=runner)
     data = results.to_dict()
+    data["not_entered"] = [{"name": name, "reason": reason} for name, reason in skipped]
     if args.json:
         write_atomic(args.json, json.dumps(data, indent=1, ensure_ascii=False))
     records = args.records or (args.json.with_suffix(".records.jsonl") if args.json else None)

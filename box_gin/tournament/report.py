@@ -163,6 +163,13 @@ def leaderboard_html(results: dict[str, Any], title: str | None = None) -> str:
             f'<td class="bg-num">{b["games"]}</td><td class="bg-num">{b["wins"]}</td>'
             f"{per_seat}{faults}</tr>")
     out.append("</tbody></table>")
+    missing = results.get("not_entered") or []
+    if missing:
+        head = _("Not entered")
+        out.append(f'<h2 id="not-entered">{_h(head)}</h2><ul class="bg-not-entered">' + "".join(
+            f'<li data-bot="{_h(m.get("name", ""))}"><bdi>{_h(m.get("name", ""))}</bdi>: '
+            f'{_h(m.get("reason", ""))}</li>' for m in missing if isinstance(m, dict))
+            + "</ul>")
     chart_title = _("Ratings with their 95% intervals")
     out.append(f'<h2 id="ratings">{_h(chart_title)}</h2>')
     out.append(ratings_svg(bots))
