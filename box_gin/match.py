@@ -166,6 +166,66 @@ class SitterView:
         """The hand's phase."""
         return self.captain.phase
 
+    # What the whole table sees, as the captain sees it: a sitter's view holds every
+    # field of a seat's view (``advise = play`` reads them all), its own cards and legal
+    # actions empty.
+
+    @property
+    def to_play(self) -> Role | None:
+        """The seat to act (the box or the captain; never the sitter)."""
+        return self.captain.to_play
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        """The discard pile, bottom first."""
+        return self.captain.discard_pile
+
+    @property
+    def top_discard(self) -> Card | None:
+        """The card on top of the discard pile (None: the pile is empty)."""
+        return self.captain.top_discard
+
+    @property
+    def stock_size(self) -> int:
+        """How many cards are left in the stock."""
+        return self.captain.stock_size
+
+    @property
+    def opponent_known(self) -> tuple[Card, ...]:
+        """The box's cards the captain has seen it take from the pile and still holds."""
+        return self.captain.opponent_known
+
+    @property
+    def opponent_card_count(self) -> int:
+        """How many cards the box holds."""
+        return self.captain.opponent_card_count
+
+    @property
+    def knock_limit(self) -> int:
+        """The most deadwood the captain may knock with in this hand."""
+        return self.captain.knock_limit
+
+    @property
+    def rules(self) -> Rules:
+        """The hand's rules."""
+        return self.captain.rules
+
+    @property
+    def taken_card(self) -> Card | None:
+        """The card the captain took from the pile this turn, while it may not throw it
+        back (None otherwise)."""
+        return self.captain.taken_card
+
+    @property
+    def history(self) -> tuple[tuple[Role, str], ...]:
+        """Every action of the hand so far: (the seat, the action's text)."""
+        return self.captain.history
+
+    @property
+    def result(self) -> HandResult | None:
+        """The hand's result, once it is over."""
+        return self.captain.result
+
     def _repr_html_(self) -> str:
         from .views.html import sitter_view_html
 

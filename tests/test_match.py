@@ -29,6 +29,7 @@ from box_gin import (
     next_roles,
     seeded_random_bot,
 )
+from box_gin.hand import SeatView
 from box_gin.match import CutRound, SitterView
 
 BOX, CAPTAIN, SITTER = Role.BOX, Role.CAPTAIN, Role.SITTER
@@ -572,3 +573,19 @@ def test_a_record_of_format_1_is_still_read() -> None:
     assert json.loads(match.to_json()) == data
     old["scores"] = {"Ada": 1, "Ben": 0, "Cy": 0}
     assert _refused(old).field == "scores"
+
+
+def test_a_sitters_view_has_every_field_of_a_seats_view() -> None:
+    """``advise = play`` reads a sitter's view as a seat's: every field is there, the
+    table's as the captain sees it, the sitter's own cards and actions empty."""
+    import dataclasses
+
+    match = Match.new(["Ada", "Ben", "Cy"], seed=5)
+    sitter = match.view(match.roles[Role.SITTER])
+    captain = match.view(match.roles[Role.CAPTAIN])
+    assert isinstance(sitter, SitterView) and isinstance(captain, SeatView)
+    own = {"role": Role.SITTER, "hand": (), "legal_actions": (), "my_turn": False}
+    fields = [f.name for f in dataclasses.fields(SeatView)] + ["top_discard", "my_turn"]
+    for name in fields:
+        expected = own[name] if name in own else getattr(captain, name)
+        assert getattr(sitter, name) == expected, name
