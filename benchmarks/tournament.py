@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from box_gin.bots import expert_advise, expert_bot, greedy_bot
-from box_gin.tournament import Budget, Settings, measure, measure_advice, run
+from box_gin.tournament import Budget, Entrant, Settings, measure, measure_advice, run
 from box_gin.tournament.cli import entrants
 
 GREEDY = """
@@ -42,14 +42,20 @@ def sandboxed_rate(bots: int, deals: int, jobs: int) -> tuple[float, int, float]
     return decisions / seconds, len(results.games), seconds
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--deals", type=int, default=2000)
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args()
-    deals = 50 if args.quick else args.deals
-    print(f"CPython {platform.python_version()}, {os.cpu_count()} CPUs, "
-          f"load {os.getloadavg()[2]:.1f}")
+def inprocess_rate(bots: int, deals: int) -> tuple[float, int, float]:
+    """Decisions per second of the same tournament with the greedy bots in this process
+    (no sandbox, no wire): what the sandbox and the wire are measured against."""
+    found = [Entrant(f"bot{i:02d}", reference="greedy_bot") for i in range(bots)]
+    start = time.perf_counter()
+    results = run(found, Settings(deals=deals, seed=1, budget=Budget(2.0, 60.0), lanes=256),
+                  jobs=1, final=False)
+    seconds = time.perf_counter() - start
+    decisions = sum(b.decisions for b in results.bots)
+    return decisions / seconds, len(results.games), seconds
+
+
+def strength(deals: int) -> None:
+    """The expert against greedy, and the expert sitter's advice, on duplicate deals."""
     start = time.perf_counter()
     m = measure(expert_bot, against=greedy_bot, deals=deals, seed=2026)
     low, high = m.interval
@@ -59,11 +65,28 @@ def main() -> None:
     d, dl, dh = a.difference
     print(f"greedy captain advised by the expert sitter: {a.advised}; alone: {a.alone}; "
           f"gain {d:+.1%} [{dl:+.1%}, {dh:+.1%}]")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--deals", type=int, default=2000)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--rates", action="store_true",
+                        help="only the decisions per second, in-process and sandboxed")
+    args = parser.parse_args()
+    deals = 50 if args.quick else args.deals
+    print(f"CPython {platform.python_version()}, {os.cpu_count()} CPUs, "
+          f"load {os.getloadavg()[2]:.1f}")
+    if not args.rates:
+        strength(deals)
+    bots, rounds = (6, 2) if args.quick else (8, 6)
+    here, games, seconds = inprocess_rate(bots, rounds)
+    print(f"in-process decisions (the same greedy bots, no sandbox), -j 1: {here:,.0f}/s "
+          f"({games} games in {seconds:.0f} s)")
     for jobs in (1, 2):
-        rate, games, seconds = sandboxed_rate(6 if args.quick else 8, 2 if args.quick else 6,
-                                              jobs)
+        rate, games, seconds = sandboxed_rate(bots, rounds, jobs)
         print(f"sandboxed decisions, -j {jobs}: {rate:,.0f}/s ({games} games in "
-              f"{seconds:.0f} s)")
+              f"{seconds:.0f} s): {rate / here:.0%} of in-process")
 
 
 if __name__ == "__main__":
