@@ -47,7 +47,8 @@ class MeldKind(StrEnum):
         return _("set") if self is MeldKind.SET else _("run")
 
 
-def _set_problem(cards: tuple[Card, ...]) -> str | None:
+def set_problem(cards: tuple[Card, ...]) -> str | None:
+    """Why ``cards`` are not a set, in words; None when they are."""
     if not 3 <= len(cards) <= 4:
         return _("a set has 3 or 4 cards, not {n}").format(n=len(cards))
     if len({c.rank for c in cards}) != 1:
@@ -55,7 +56,8 @@ def _set_problem(cards: tuple[Card, ...]) -> str | None:
     return None
 
 
-def _run_problem(cards: tuple[Card, ...]) -> str | None:
+def run_problem(cards: tuple[Card, ...]) -> str | None:
+    """Why ``cards`` are not a run, in words; None when they are."""
     if len(cards) < 3:
         return _("a run has at least 3 cards, not {n}").format(n=len(cards))
     if len({c.suit for c in cards}) != 1:
@@ -72,7 +74,7 @@ def is_set(cards: CardsLike) -> bool:
     >>> is_set("7H 7S 7D"), is_set("7H 7S")
     (True, False)
     """
-    return _set_problem(to_cards(cards)) is None
+    return set_problem(to_cards(cards)) is None
 
 
 def is_run(cards: CardsLike) -> bool:
@@ -81,7 +83,7 @@ def is_run(cards: CardsLike) -> bool:
     >>> is_run("AH 2H 3H"), is_run("QH KH AH")
     (True, False)
     """
-    return _run_problem(to_cards(cards)) is None
+    return run_problem(to_cards(cards)) is None
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -93,15 +95,15 @@ class Meld:
 
     def __init__(self, cards: CardsLike) -> None:
         cs = to_cards(cards)
-        set_problem = _set_problem(cs)
-        if set_problem is None:
+        not_a_set = set_problem(cs)
+        if not_a_set is None:
             kind = MeldKind.SET
-        elif _run_problem(cs) is None:
+        elif run_problem(cs) is None:
             kind = MeldKind.RUN
         else:
             raise InvalidCardError(
                 _("{cards!r} is not a meld: {why}").format(
-                    cards=format_cards(cs), why=_run_problem(cs) if _same_suit(cs) else set_problem
+                    cards=format_cards(cs), why=run_problem(cs) if _same_suit(cs) else not_a_set
                 )
             )
         object.__setattr__(self, "cards", cs if kind is MeldKind.SET else _by_rank(cs))

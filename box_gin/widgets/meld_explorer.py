@@ -19,7 +19,7 @@ import ipywidgets as w
 from ..cards import Card, CardsLike, full_deck, to_cards
 from ..errors import BoxGinError
 from ..i18n import _
-from ..melds import Arrangement, Meld, _run_problem, _set_problem, best_melds, is_run, is_set
+from ..melds import Arrangement, Meld, best_melds, is_run, is_set, run_problem, set_problem
 from ..views.cards import STYLE
 from ..views.html import arrangement_html
 from .base import BoxGinWidget, CardButton, button_row, card_row, readout, text_html
@@ -29,8 +29,8 @@ def not_a_meld(cards: tuple[Card, ...]) -> str:
     """Why these cards are no meld, as a set and as a run (neither is assumed)."""
     return _("{cards} make neither a set nor a run: as a set, {set_problem}; as a run, "
              "{run_problem}.").format(cards=" ".join(c.label for c in cards),
-                                      set_problem=_set_problem(cards),
-                                      run_problem=_run_problem(cards))
+                                      set_problem=set_problem(cards),
+                                      run_problem=run_problem(cards))
 
 
 class MeldExplorer(BoxGinWidget):
