@@ -382,3 +382,14 @@ def test_ctrl_c_stops_the_server_with_one_line(tmp_path: Path) -> None:
     lines = server.log.read_text().splitlines()
     assert "Traceback" not in "\n".join(lines)
     assert len(lines) == 3 and lines[-1].startswith("The classroom server stopped"), lines
+
+
+def test_learners_are_told_which_players_are_bots() -> None:
+    room = Room(Store(":memory:"))
+    table = room.create("standard", 100, seed=31, bots=2)
+    table.sit(0, "Zoe")
+    with language("en"):
+        live = seat_parts(table, 0)["bg-live"]
+    for bot in ("Ada", "Ben"):
+        assert f"{bot} (bot)" in live, live
+    assert "Zoe (bot)" not in live and "Zoe (you)" in live

@@ -299,6 +299,14 @@ def past_hand(table: Table) -> str:
     return _PAST[key]
 
 
+def shown_name(table: Table, name: str | None) -> str:
+    """A player's name as the pages show it: a bot's marked as a bot."""
+    if not name:
+        return "–"
+    bots = {table.names[i] for i in table.bot_places}
+    return f"{name} ({lab('bot')})" if name in bots else name
+
+
 def seat_parts(table: Table, place: int) -> dict[str, str]:
     """The learner's page, by part id, built from the seat's own view only."""
     name = table.names[place] or ""
@@ -306,7 +314,7 @@ def seat_parts(table: Table, place: int) -> dict[str, str]:
     if match is None:
         taken = sum(n is not None for n in table.names)
         rows = "".join(
-            f"<li>{esc(lab('Place {n}').format(n=i + 1))}: {esc(n or '–')}</li>"
+            f"<li>{esc(lab('Place {n}').format(n=i + 1))}: {esc(shown_name(table, n))}</li>"
             for i, n in enumerate(table.names))
         text = ngettext("Waiting for players: {n} place of 3 is taken.",
                         "Waiting for players: {n} places of 3 are taken.", taken).format(n=taken)
@@ -315,7 +323,7 @@ def seat_parts(table: Table, place: int) -> dict[str, str]:
         return {"bg-live": live, "bg-past": ""}
     past = past_hand(table)
     if match.is_over:
-        text = _("Game over. Winner: {name}.").format(name=match.winner)
+        text = _("Game over. Winner: {name}.").format(name=shown_name(table, match.winner))
         return {"bg-live": f'<div class="bg-felt"><div class="bg-readout bg-status">{esc(text)}'
                            "</div></div>", "bg-past": past}
     seen = match.view(name)
@@ -323,14 +331,15 @@ def seat_parts(table: Table, place: int) -> dict[str, str]:
     view = seen.captain if isinstance(seen, SitterView) else seen
     seat = view.role
     n = len(match.history) + 1
-    to_play = match.to_play or "–"
+    to_play = shown_name(table, match.to_play)
     if isinstance(seen, SitterView):
         kind = "advise"
         status = (_("Hand {n}: the captain, {name}, is to play — {phase}. Your advice?")
                   .format(n=n, name=to_play, phase=view.phase.label) if seen.advising else
                   _("Hand {n}. To play: {name}.").format(n=n, name=to_play))
         label = _("You are the sitter and hold no cards. The captain's cards, which you "
-                  "watch and advise on ({name}):").format(name=match.roles[Role.CAPTAIN])
+                  "watch and advise on ({name}):").format(
+            name=shown_name(table, match.roles[Role.CAPTAIN]))
         actions = view.legal_actions                  # the captain's, when it is to play
     else:
         kind = "act"
@@ -339,7 +348,7 @@ def seat_parts(table: Table, place: int) -> dict[str, str]:
             else _("Hand {n}. To play: {name}.").format(n=n, name=to_play))
         label = _("Your cards ({role}):").format(role=role.label)
         actions = view.legal_actions
-    opponent = match.roles[seat.opponent]
+    opponent = shown_name(table, match.roles[seat.opponent])
     known = ('<span class="bg-cards">' + "".join(face(c) for c in view.opponent_known)
              + "</span>") if view.opponent_known else ""
     opponent_label = _("{name} ({role}):").format(name=opponent, role=seat.opponent.label)
@@ -348,7 +357,7 @@ def seat_parts(table: Table, place: int) -> dict[str, str]:
                      view.stock_size).format(n=view.stock_size)
     drawn = table.drawn.get(seat) if view.to_play is seat else None
     parts = [
-        roles_html(match.roles, human=name),
+        roles_html({r: shown_name(table, n) for r, n in match.roles.items()}, human=name),
         f'<div class="bg-readout bg-status">{esc(status)}</div>',
         f'<div class="bg-readout bg-opponent">{esc(opponent_label)} '
         f"{back_html(view.opponent_card_count - len(view.opponent_known))}{known}</div>",
