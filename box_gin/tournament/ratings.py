@@ -3,8 +3,8 @@
 Each game with a winner is two contests: the box against the captain, and the box
 against the sitter (who shares its captain's result; the box's rating moves once, from
 the first).  A drawn game moves nobody.  The games are rated in schedule order, so the
-same results always give the same ratings.  A bot's interval is mu +- 1.96 sigma; two
-bots share a place on the leaderboard unless one interval lies wholly above the other.
+same results always give the same ratings.  A bot's interval is mu +- 1.96 sigma; its
+place is one more than the number of bots whose interval lies wholly above its own.
 """
 
 from __future__ import annotations

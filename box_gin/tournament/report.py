@@ -3,7 +3,8 @@
 The table (place, bot, rating with its 95% interval, games and wins per seat, faults),
 a chart of the ratings with their intervals (inline SVG), and the decisive hands of the
 final, replayed from its match record and drawn with the kit's card views.  It loads
-nothing, reads on a projector and prints.  Bots whose intervals overlap share a place.
+nothing, reads on a projector and prints.  A bot's place is one more than the number of
+bots whose interval lies wholly above its own (:func:`.ratings.places`).
 """
 
 from __future__ import annotations
@@ -133,8 +134,10 @@ def leaderboard_html(results: dict[str, Any], title: str | None = None) -> str:
     out.append('<section class="bg-summary">' + "".join(
         f'<div class="bg-stat"><span>{_h(k)}</span><b>{_h(v)}</b></div>' for k, v in stats)
         + "</section>")
-    fair = _("Every bot played every seat against every other on the same deals. Bots "
-             "whose 95% intervals overlap share a place: neither is surely better.")
+    fair = _("Every bot played every seat against every other on the same deals. A bot's "
+             "place is one more than the number of bots whose 95% interval lies wholly "
+             "above its own: a bot is placed below another only when it is surely worse, "
+             "so several bots may share a place.")
     out.append(f'<p class="bg-muted">{_h(fair)}</p>')
     board_title = _("Leaderboard")
     out.append(f'<h2 id="leaderboard">{_h(board_title)}</h2>')
