@@ -493,3 +493,25 @@ def test_a_sleeping_bot_is_benched_and_costs_the_class_little() -> None:
             assert tally["decisions"] - tally["crash"] <= 1, tally
     others = [b for b in results.bots if b.name != "sleeper"]
     assert all((b.illegal, b.timeouts, b.crashes) == (0, 0, 0) for b in others)
+
+
+def test_a_flat_folder_of_learners_files_is_a_bot_a_file(tmp_path: Path) -> None:
+    """Files laid flat in one folder, as an LMS download gives them: each that defines
+    play is a bot of its own, and the reading is said; a learner's own folder of
+    several files stays one bot."""
+    from box_gin.tournament.cli import read_entrants
+
+    flat = tmp_path / "download"
+    flat.mkdir()
+    for name in ("alice", "bob"):
+        (flat / f"{name}.py").write_text(HONEST)
+    (flat / "notes.py").write_text("x = 1\n")
+    found = read_entrants([flat], with_references=False)
+    assert [b.name for b in found.bots] == ["alice", "bob"]
+    assert len(found.notes) == 1 and "2 files define play" in found.notes[0]
+    learner = tmp_path / "class" / "carol"
+    learner.mkdir(parents=True)
+    for name in ("bot", "bot_copy"):
+        (learner / f"{name}.py").write_text(HONEST)
+    found = read_entrants([tmp_path / "class"], with_references=False)
+    assert [b.name for b in found.bots] == ["carol"] and not found.notes

@@ -9,6 +9,7 @@ import argparse
 import json
 import os
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,22 @@ def add_command(sub: Any) -> None:
 
 def entrants(paths: list[Path], with_references: bool = True
              ) -> tuple[list[Any], list[tuple[str, str]]]:
+    """:func:`read_entrants`' bots and the submissions that cannot enter."""
+    found = read_entrants(paths, with_references)
+    return found.bots, found.skipped
+
+
+@dataclass
+class Entries:
+    """What :func:`read_entrants` found: the bots, the submissions that cannot enter
+    (each with its reason), and what is worth saying about how the paths were read."""
+
+    bots: list[Any] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def read_entrants(paths: list[Path], with_references: bool = True) -> Entries:
     """The bots under ``paths`` (each submission that defines ``play``), named as
     ``box-gin check`` names them, then the reference bots; and the submissions that
     cannot enter, each with the reason (its files' problems: a file that cannot be read,
@@ -65,9 +82,21 @@ def entrants(paths: list[Path], with_references: bool = True
 
     refs = references(("random_bot", "greedy_bot", "expert_bot")) if with_references else []
     taken = {e.name for e in refs}
-    out, skipped = [], []
+    found_entries = Entries()
+    out, skipped = found_entries.bots, found_entries.skipped
+
+    def enter(student: str, cells: list[tuple[str, str]], problems: list[str]) -> None:
+        name, n = student, 2
+        while name in taken:
+            name, n = f"{student}-{n}", n + 1
+        taken.add(name)
+        out.append(Entrant(name, cells=tuple(cells), problems=tuple(problems)))
+
+    # The folders given that hold files and no folder: each file may be a learner's.
+    flat = {Path(p).resolve() for p in paths if Path(p).is_dir()
+            and not any(c.is_dir() for c in Path(p).iterdir())}
     for sub in find_submissions(paths):
-        cells: list[tuple[str, str]] = []
+        bots: list[tuple[Path, list[tuple[str, str]]]] = []
         problems = list(sub.problems)
         for f in sub.files:
             try:
@@ -76,18 +105,24 @@ def entrants(paths: list[Path], with_references: bool = True
                 problems.append(str(exc))
                 continue
             if "play" in defined_names(found):
-                cells = found
-                break
-        if not cells:
+                bots.append((f, found))
+        if not bots:
             reason = "; ".join(problems) or _("it defines no function named play")
             skipped.append((sub.student, reason))
-            continue
-        name, n = sub.student, 2
-        while name in taken:
-            name, n = f"{sub.student}-{n}", n + 1
-        taken.add(name)
-        out.append(Entrant(name, cells=tuple(cells), problems=tuple(problems)))
-    return out + refs, skipped
+        elif len(bots) > 1 and all(f.resolve().parent in flat for f, _cells in bots):
+            # A folder given flat, whose files each define play (a class's files, as an
+            # LMS download lays them out): a bot a file, never one bot made of them all.
+            for f, found in bots:
+                enter(f.stem, found, problems)
+            found_entries.notes.append(ngettext(
+                "{folder}: {n} file defines play: each is entered as a bot of its own, "
+                "named after its file",
+                "{folder}: {n} files define play: each is entered as a bot of its own, "
+                "named after its file", len(bots)).format(folder=sub.student, n=len(bots)))
+        else:  # a learner's folder: its first file that defines play
+            enter(sub.student, bots[0][1], problems)
+    out.extend(refs)
+    return found_entries
 
 
 def missing_extra(dask: bool) -> str | None:
@@ -114,8 +149,11 @@ def run(args: argparse.Namespace) -> int:
     from .run import Settings
     from .run import run as run_tournament
 
-    bots, skipped = entrants(args.paths, not args.no_references)
+    found = read_entrants(args.paths, not args.no_references)
+    bots, skipped = found.bots, found.skipped
     say = (lambda text: None) if args.quiet else print
+    for note in found.notes:
+        say(note)
     for name, reason in skipped:
         say(_("{name}: not entered: {reason}").format(name=name, reason=reason))
     if len(bots) < 3:
