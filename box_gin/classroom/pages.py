@@ -348,7 +348,7 @@ def seat_parts(table: Table, place: int) -> dict[str, str]:
             else _("Hand {n}. To play: {name}.").format(n=n, name=to_play))
         label = _("Your cards ({role}):").format(role=role.label)
         actions = view.legal_actions
-    opponent = shown_name(table, match.roles[seat.opponent])
+    opponent = match.roles[seat.opponent]  # marked a bot in the roles' line above
     known = ('<span class="bg-cards">' + "".join(face(c) for c in view.opponent_known)
              + "</span>") if view.opponent_known else ""
     opponent_label = _("{name} ({role}):").format(name=opponent, role=seat.opponent.label)
