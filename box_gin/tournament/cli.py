@@ -179,7 +179,20 @@ def run(args: argparse.Namespace) -> int:
         from .distributed import dask_runner
 
         runner = dask_runner(args.dask)
-    results = run_tournament(bots, settings, jobs=max(1, args.jobs), runner=runner)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    # The games played so far, on the terminal (not with -q; gone once the run ends).
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  console=Console(stderr=True), transient=True,
+                  disable=args.quiet) as bar:
+        task = bar.add_task(_("games"), total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        results = run_tournament(bots, settings, jobs=max(1, args.jobs), runner=runner,
+                                 progress=progress)
     data = results.to_dict()
     data["not_entered"] = [{"name": name, "reason": reason} for name, reason in skipped]
     if args.json:

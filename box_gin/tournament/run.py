@@ -216,25 +216,42 @@ def summarise(entrants: Sequence[Entrant], games: Sequence[GameResult]) -> list[
     return out
 
 
-Runner = Callable[[list[Entrant], list[list[GameSpec]], Settings], list[list[GameResult]]]
+#: What plays chunks of games: ``runner(entrants, parts, settings, done=None)``, the
+#: results of each part in the parts' order; ``done(n)``, when given, is called as
+#: each part of ``n`` games is played.
+Runner = Callable[..., list[list[GameResult]]]
+#: Games a chunk holds at least before the schedule is cut finer than one chunk a
+#: worker (so that progress can be said as chunks end; each chunk starts its bots' children).
+CHUNK_GAMES = 500
 
 
 def _local_runner(jobs: int) -> Runner:
-    def runner(entrants: list[Entrant], parts: list[list[GameSpec]], settings: Settings
-               ) -> list[list[GameResult]]:
+    def runner(entrants: list[Entrant], parts: list[list[GameSpec]], settings: Settings,
+               done: Callable[[int], None] | None = None) -> list[list[GameResult]]:
         if jobs <= 1 or len(parts) <= 1:
-            return [play_chunk(entrants, part, settings) for part in parts]
+            out = []
+            for part in parts:
+                out.append(play_chunk(entrants, part, settings))
+                if done is not None:
+                    done(len(part))
+            return out
         context = multiprocessing.get_context("spawn")
         with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
-            futures = [pool.submit(play_chunk, entrants, part, settings) for part in parts]
+            futures = {pool.submit(play_chunk, entrants, part, settings): len(part)
+                       for part in parts}
+            for future in concurrent.futures.as_completed(futures):
+                if done is not None:
+                    done(futures[future])
             return [f.result() for f in futures]
 
     return runner
 
 
 def run(entrants: Sequence[Entrant], settings: Settings | None = None, *, jobs: int = 1,
-        runner: Runner | None = None, final: bool = True) -> Results:
-    """Play the tournament of ``entrants`` (see the module's docstring)."""
+        runner: Runner | None = None, final: bool = True,
+        progress: Callable[[int, int], None] | None = None) -> Results:
+    """Play the tournament of ``entrants`` (see the module's docstring); ``progress(done,
+    total)`` is told the games played so far as chunks of them end."""
     settings = settings or Settings()
     if settings.seed is None:
         settings = replace(settings, seed=new_secret())
@@ -244,9 +261,18 @@ def run(entrants: Sequence[Entrant], settings: Settings | None = None, *, jobs: 
     if len(set(names)) != len(names):
         raise ValueError(f"two bots have the same name: {names}")
     specs = schedule(names, settings.deals, settings.seed)
-    parts = chunks(specs, max(1, jobs) if runner is None else 4)
+    pieces = min(8, max(1, len(specs) // CHUNK_GAMES))
+    parts = chunks(specs, (max(1, jobs) if runner is None else 4) * pieces)
     runner = runner or _local_runner(jobs)
-    games = sorted((g for part in runner(entrants, parts, settings) for g in part),
+    played = 0
+
+    def done(n: int) -> None:
+        nonlocal played
+        played += n
+        if progress is not None:
+            progress(played, len(specs))
+
+    games = sorted((g for part in runner(entrants, parts, settings, done=done) for g in part),
                    key=lambda g: g.index)
     bots = summarise(entrants, games)
     chain = hashlib.sha256()
