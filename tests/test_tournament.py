@@ -17,7 +17,16 @@ import pytest
 
 from box_gin import Match
 from box_gin.bots import expert_bot, greedy_bot
-from box_gin.tournament import Budget, Entrant, Settings, measure, references, run, schedule
+from box_gin.tournament import (
+    REFERENCE_BOTS,
+    Budget,
+    Entrant,
+    Settings,
+    measure,
+    references,
+    run,
+    schedule,
+)
 from box_gin.tournament.cli import entrants
 from box_gin.tournament.core import (
     commitment,
@@ -395,6 +404,28 @@ def play(view, advice=None):
     return greedy_bot(view)
 """
 
+# Remembers every hand it is asked about at a deal's first turn, by the upcard: asked
+# about the same deal from the other side of the table, it would know its opponent's
+# hand (the other side's cards, disjoint from its own), and raises (a crash, counted).
+REMEMBERS = """
+from box_gin import greedy_bot
+SEEN = {}
+def _check(view):
+    cards = frozenset(view.hand)
+    if len(view.discard_pile) == 1 and len(cards) == 10:
+        upcard = view.discard_pile[0]
+        for other in SEEN.setdefault(upcard, set()):
+            if not other & cards:
+                raise RuntimeError("I know the other side's hand")
+        SEEN[upcard].add(cards)
+def play(view, advice=None):
+    _check(view)
+    return greedy_bot(view)
+def advise(view):
+    _check(view.captain)
+    return greedy_bot(view)
+"""
+
 # Switches off the timers of its own child and computes for 3 s of CPU time.
 TIMERS_OFF = """
 import signal, time
@@ -460,6 +491,38 @@ def test_a_bot_cannot_read_the_deal_from_the_seed() -> None:
     # knows every deal: the test can tell.
     public = run(bots, Settings(deals=2, seed=7, budget=budget), final=False)
     assert next(b for b in public.bots if b.name == "reader").crashes > 0
+
+
+@needs_bwrap
+@pytest.mark.timeout(600)
+def test_a_bot_never_sees_both_sides_of_a_deal() -> None:
+    """The six seatings of a deal are played side by side; a bot's box seats and its
+    captain and sitter seats go to two children, so what one child is asked never shows
+    the other side's cards of the same deal."""
+    bots = [Entrant("remembers", cells=(("bot.py", REMEMBERS),)),
+            *references(["random_bot", "greedy_bot"])]
+    results = run(bots, Settings(deals=1, seed=12, budget=Budget(10.0, 300.0)), final=False)
+    bot = next(b for b in results.bots if b.name == "remembers")
+    assert bot.decisions > 0 and (bot.illegal, bot.timeouts, bot.crashes) == (0, 0, 0)
+    # The control: one child asked about every seating (as before) is caught.
+    from box_gin.checker.sandbox import open_sandbox
+    from box_gin.tournament.core import LocalPlayer, Player, play_games, schedule
+    from box_gin.tournament.sandboxed import SandboxedPlayer, bot_sandbox
+
+    base = open_sandbox("auto", jobs=1)
+    try:
+        one = SandboxedPlayer("remembers", [("bot.py", REMEMBERS)], bot_sandbox(base),
+                              Settings().rules, Budget(10.0, 300.0))
+        players: dict[str, Player] = {
+            "remembers": one, **{name: LocalPlayer(name, *REFERENCE_BOTS[name])
+                                 for name in ("random_bot", "greedy_bot")}}
+        specs = schedule(["remembers", "random_bot", "greedy_bot"], 1, 12)
+        games = play_games(specs, players, budget=Budget(10.0, 300.0),
+                           trusted=["random_bot", "greedy_bot"])
+        one.close()
+    finally:
+        base.close()
+    assert sum(g.tallies["remembers"]["crash"] for g in games) > 0
 
 
 @needs_bwrap

@@ -73,7 +73,7 @@ class Settings:
 
 def _players(entrants: Sequence[Entrant], needed: set[str], settings: Settings,
              box: Any) -> dict[str, Any]:
-    from .sandboxed import SandboxedPlayer
+    from .sandboxed import SandboxedPlayer, SidedPlayer
 
     players: dict[str, Any] = {}
     for e in entrants:
@@ -83,8 +83,10 @@ def _players(entrants: Sequence[Entrant], needed: set[str], settings: Settings,
             play, advise = REFERENCE_BOTS[e.reference]
             players[e.name] = LocalPlayer(e.name, play, advise)
         else:
-            players[e.name] = SandboxedPlayer(e.name, [(c[0], c[1]) for c in e.cells], box,
-                                              settings.rules, settings.budget)
+            cells = [(c[0], c[1]) for c in e.cells]
+            players[e.name] = SidedPlayer(*(
+                SandboxedPlayer(e.name, cells, box, settings.rules, settings.budget)
+                for _side in range(2)))
     return players
 
 
@@ -99,7 +101,7 @@ def play_chunk(entrants: Sequence[Entrant], specs: Sequence[GameSpec], settings:
     sandboxed = [e for e in entrants if e.name in needed and e.reference is None]
     box = base = None
     if sandboxed:
-        base = open_sandbox(settings.isolation, jobs=len(sandboxed))
+        base = open_sandbox(settings.isolation, jobs=2 * len(sandboxed))  # two a bot
         box = bot_sandbox(base)  # the engine staged under base's stage, removed with it
     players = _players(entrants, needed, settings, box)
     try:

@@ -78,7 +78,8 @@ POLL = 0.02
 #: waits on the driver to read them.
 PIPE_BYTES = 1 << 20
 
-__all__ = ["GRACE", "MAX_REPLY", "MAX_RESTARTS", "SandboxedPlayer", "bot_sandbox"]
+__all__ = ["GRACE", "MAX_REPLY", "MAX_RESTARTS", "SandboxedPlayer", "SidedPlayer",
+           "bot_sandbox"]
 
 
 class SandboxedPlayer:
@@ -351,3 +352,36 @@ class SandboxedPlayer:
         if isinstance(answer, dict) and "e" in answer:
             return Reply(None, "crash", seconds)
         return Reply(None, "illegal", seconds)
+
+
+class SidedPlayer:
+    """One bot as two children: one asked only as the box, one only as the captain or
+    the sitter (who sees the captain's cards).  The six seatings of a deal are played
+    side by side, so a single child would be asked about the same deal from both sides
+    of the table at once, and a bot that remembers what it is asked would know its
+    opponent's hand; each of these children only ever sees one side of a deal."""
+
+    def __init__(self, box_side: SandboxedPlayer, table_side: SandboxedPlayer) -> None:
+        self.name = box_side.name
+        self.sides = (box_side, table_side)
+        self._split: list[int] = []
+
+    def send(self, requests: Sequence[Request]) -> None:
+        """Send each side its own requests (answered by :meth:`receive`)."""
+        from ..hand import Role
+
+        self._split = [0 if r.view.role is Role.BOX else 1 for r in requests]
+        for side, player in enumerate(self.sides):
+            mine = [r for r, s in zip(requests, self._split, strict=True) if s == side]
+            if mine:
+                player.send(mine)
+
+    def receive(self) -> list[Reply]:
+        """The replies of both sides, in the order of the requests sent."""
+        answers = [iter(player.receive()) if side in self._split else iter(())
+                   for side, player in enumerate(self.sides)]
+        return [next(answers[side]) for side in self._split]
+
+    def close(self) -> None:
+        for player in self.sides:
+            player.close()
