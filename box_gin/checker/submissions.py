@@ -68,8 +68,8 @@ class Submission:
     problems: list[str] = field(default_factory=list)
     #: The key every output files the student under (:func:`student_key`).
     key: str = ""
-    #: The language of the submission's notebooks, from the folder they are in
-    #: (``exercises/hu/``), or None.
+    #: The language of the submission's notebooks, from their metadata, else their file
+    #: names (``02_melds.hu.ipynb``), else the folder they are in (``exercises/hu/``).
     language: str | None = None
 
     def __post_init__(self) -> None:
@@ -108,13 +108,25 @@ def _plain_form(raw: str) -> bool:
     return unicodedata.is_normalized("NFC", text) and text == text.rstrip(". ")
 
 
-def language_of(files: list[Path]) -> str | None:
-    """The language of a submission's files, from the folder they lie in (``hu/``)."""
-    found = {f.parent.name for f in files}
-    if len(found) == 1:
-        (lang,) = found
-        if lang in LANGUAGES:
-            return lang
+def language_of(files: list[Path], data: dict[Path, bytes] | None = None) -> str | None:
+    """The language of a submission's files: as the notebooks' metadata says
+    (``box_gin.language``, which every generated translation carries), else their file
+    names (``02_melds.hu.ipynb``), else the folder they lie in (``hu/``); each only when
+    all the files that say one say the same."""
+    def said(f: Path) -> object:
+        try:
+            lang = json.loads((data or {}).get(f, b""))["metadata"]["box_gin"]["language"]
+        except (ValueError, TypeError, KeyError):
+            return None
+        return lang if isinstance(lang, str) else None
+
+    for found in ({said(f) for f in files} - {None},
+                  {f.suffixes[-2][1:] for f in files if len(f.suffixes) > 1} & set(LANGUAGES),
+                  {f.parent.name for f in files}):
+        if len(found) == 1:
+            (lang,) = found
+            if lang in LANGUAGES:
+                return str(lang)
     return None
 
 
@@ -178,6 +190,7 @@ def _read_all(sub: Submission) -> Submission:
             sub.problems.append(_("{file}: not graded ({error})").format(
                 file=visible(f.name), error=exc.strerror or exc))
     sub.files = kept
+    sub.language = language_of(kept, sub.data)
     return sub
 
 
