@@ -37,6 +37,7 @@ def commands() -> list[tuple[str, Adder, Runner]]:
     """Every command of ``box-gin``, in the order ``--help`` lists them: its name, what
     adds its parser to the subparsers, and what runs it."""
     from .platforms import cli as platforms
+    from .review import cli as review
     from .tournament import cli as tournament
 
     return [
@@ -47,6 +48,7 @@ def commands() -> list[tuple[str, Adder, Runner]]:
         ("report", platforms.add_report, platforms.run),
         ("serve", _add_serve, _serve),
         ("tournament", tournament.add_command, tournament.run),
+        ("review", review.add_command, review.run),
     ]
 
 

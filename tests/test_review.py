@@ -1,0 +1,408 @@
+"""The review (docs/review.md): values that match an exact enumeration on the engine, no
+hidden card ever used, sensible ratings on known cases, stable under the seed, and the
+``box-gin review`` command with its page and its errors."""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+from itertools import combinations, permutations
+from pathlib import Path
+
+import pytest
+
+from box_gin import Hand, expert_bot, greedy_bot, parse_cards
+from box_gin.actions import (
+    BIG_GIN,
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    PASS,
+    TAKE,
+    Action,
+    ActionKind,
+    discard,
+    knock,
+)
+from box_gin.bots.simple import seeded_random_bot
+from box_gin.cards import Card, full_deck
+from box_gin.cli import main
+from box_gin.errors import RecordError
+from box_gin.hand import Phase, Role
+from box_gin.knocking import best_discards
+from box_gin.melds import best_melds
+from box_gin.review import evaluate, read_record, review_hands
+from box_gin.review import records as records_module
+from box_gin.review.evaluate import EXACT_LIMIT, position
+from box_gin.review.playout import SplitMix64
+from box_gin.review.ratings import Rating, rate
+
+# -- an independent greedy policy, on the engine's Hand --------------------------------
+
+
+def _greedy(hand: Hand) -> Action:
+    """The rollout policy of docs/review.md, written again with the engine's functions."""
+    p = hand.to_play
+    assert p is not None
+    legal = hand.legal_actions()
+    cards = hand.hands[p]
+    if hand.phase in (Phase.UPCARD_OFFER, Phase.DRAW):
+        offer = hand.phase is Phase.UPCARD_OFFER
+        top = hand.discard_pile[-1] if hand.discard_pile else None
+        if top is not None and (offer or DRAW_DISCARD in legal):
+            now = best_melds(cards).deadwood_value
+            more = set(cards) | {top}
+            after = best_discards(more, hand.rules, knock_limit=hand.knock_limit,
+                                  forbidden=None if hand.rules.may_discard_taken_card else top)
+            if after.least_deadwood < now and best_melds(more).deadwood_value < now + top.value:
+                return TAKE if offer else DRAW_DISCARD
+        return PASS if offer else DRAW_STOCK
+    if BIG_GIN in legal:
+        return BIG_GIN
+    analysis = hand.analysis()
+    assert analysis is not None
+    card = max(analysis.best, key=lambda c: (c.value, c))
+    return knock(card) if analysis.least_deadwood <= hand.knock_limit else discard(card)
+
+
+def _finish(hand: Hand, action: Action, seat: Role) -> int:
+    """Play ``action``, then the greedy policy to the end: the points signed for seat."""
+    hand.apply(action)
+    while not hand.is_over:
+        hand.apply(_greedy(hand))
+    result = hand.result
+    assert result is not None
+    if result.winner is None:
+        return 0
+    return result.points if result.winner is seat else -result.points
+
+
+def _rebuilt(hand: Hand, seat: Role, opponent: set[Card], stock: list[Card]) -> Hand:
+    """A copy of ``hand`` whose opponent holds ``opponent`` and whose stock is ``stock``."""
+    other = seat.opponent
+    return Hand(rules=hand.rules, deck=hand.deck, seed=None,
+                hands={seat: set(hand.hands[seat]), other: opponent},
+                stock=list(stock), discard_pile=list(hand.discard_pile), phase=hand.phase,
+                to_play=hand.to_play, taken_card=hand.taken_card,
+                must_draw_stock=hand.must_draw_stock,
+                seen={r: set(v) for r, v in hand.seen.items()}, history=list(hand.history))
+
+
+def _enumerated(hand: Hand, seat: Role) -> dict[Action, float]:
+    """Each legal action's mean points over every deal of the cards the seat cannot see
+    (every opponent's hand and every order of the whole stock), on the engine."""
+    view = hand.view(seat)
+    known = set(view.opponent_known)
+    unseen = set(full_deck()) - set(view.hand) - set(view.discard_pile) - known
+    hidden = view.opponent_card_count - len(known)
+    totals = {a: 0 for a in view.legal_actions}
+    deals = 0
+    for opponent in combinations(sorted(unseen), hidden):
+        rest = sorted(unseen - set(opponent))
+        for stock in permutations(rest):
+            deals += 1
+            for action in view.legal_actions:
+                world = _rebuilt(hand, seat, known | set(opponent), list(stock))
+                totals[action] += _finish(world, action, seat)
+    return {a: t / deals for a, t in totals.items()}
+
+
+def _late(seed: int, stock: int, phase: Phase, take: float) -> Hand | None:
+    """A hand played until the box is to act in ``phase`` with ``stock`` cards left: the
+    captain takes from the pile with probability ``take`` (so it holds known cards) and
+    throws its other cards first; nobody knocks."""
+    rng = random.Random(seed)
+    hand = Hand.deal(seed=seed)
+    while not hand.is_over:
+        role = hand.to_play
+        if role is Role.BOX and hand.stock_size == stock and hand.phase is phase:
+            return hand
+        legal = hand.legal_actions()
+        if hand.phase is Phase.UPCARD_OFFER:
+            hand.apply(PASS)
+        elif hand.phase is Phase.DRAW:
+            taking = role is Role.CAPTAIN and DRAW_DISCARD in legal and rng.random() < take
+            hand.apply(DRAW_DISCARD if taking else DRAW_STOCK)
+        else:
+            assert role is not None
+            throws = [a for a in legal if a.kind is ActionKind.DISCARD]
+            fresh = [a for a in throws if a.card not in hand.seen[role]]
+            hand.apply(rng.choice(fresh or throws))
+    return None
+
+
+def _late_positions(count: int, most: int) -> list[Hand]:
+    """``count`` positions late in the stock, half of them discards, whose exact
+    enumeration in this file lists at most ``most`` deals."""
+    found: list[Hand] = []
+    seed = 0
+    while len(found) < count:
+        seed += 1
+        stock = 3 if seed % 3 else 4
+        phase = Phase.DISCARD if len(found) % 2 else Phase.DRAW
+        hand = _late(seed, stock, phase, take=0.6 + 0.1 * (seed % 4))
+        if hand is None:
+            continue
+        view = hand.view(Role.BOX)
+        hidden = view.opponent_card_count - len(view.opponent_known)
+        unseen = hidden + view.stock_size
+        size = len(list(combinations(range(unseen), hidden))) * len(
+            list(permutations(range(view.stock_size))))
+        if hidden and size <= most and position(view).deals <= EXACT_LIMIT:
+            found.append(hand)
+    return found
+
+
+# -- exactness --------------------------------------------------------------------------
+
+def test_values_equal_an_exact_enumeration_on_the_engine() -> None:
+    positions = _late_positions(16, most=240)
+    kinds = {(h.stock_size, h.phase) for h in positions}
+    assert len(kinds) >= 3, kinds  # both stock sizes, draws and discards
+    for hand in positions:
+        view = hand.view(Role.BOX)
+        evaluation = evaluate(view, seed=5)
+        assert evaluation.exact
+        exact = _enumerated(hand, Role.BOX)
+        for action, value in exact.items():
+            assert evaluation.of(action).value == pytest.approx(value, abs=0.5), (
+                hand.record(), str(action))
+
+
+def test_sampled_values_approach_the_exact_ones() -> None:
+    """With enumeration switched off the sampler, not the enumerator, gives the values:
+    uniform over consistent deals, they land near the exact ones."""
+    for hand in _late_positions(2, most=120):
+        view = hand.view(Role.BOX)
+        sampled = evaluate(view, seed=11, exact_limit=0, min_worlds=3000, max_worlds=3000)
+        assert not sampled.exact and sampled.worlds == 3000
+        for action, value in _enumerated(hand, Role.BOX).items():
+            assert sampled.of(action).value == pytest.approx(value, abs=0.5), str(action)
+
+
+def test_splitmix64_matches_its_published_outputs() -> None:
+    rng = SplitMix64(0)  # Vigna's splitmix64.c from the seed 0
+    assert [rng.next() for _ in range(3)] == [
+        0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+
+
+# -- information ------------------------------------------------------------------------
+
+def _played(seed: int, bots: dict[Role, object] | None = None) -> Hand:
+    hand = Hand.deal(seed=seed)
+    while not hand.is_over:
+        role = hand.to_play
+        assert role is not None
+        bot = (bots or {}).get(role, greedy_bot)
+        hand.apply(bot(hand.view(role)))  # type: ignore[operator]
+    return hand
+
+
+def test_the_hidden_cards_never_change_a_value() -> None:
+    """Two hands alike in all the seat saw, unlike in the opponent's hidden cards and the
+    stock's order: every decision gets the very same values for the same seed."""
+    checked = 0
+    for seed in range(1, 7):
+        hand = _played(seed)
+        actions = [str(a) for _r, a in hand.history]
+        replay = Hand.deal(deck=hand.deck)
+        for step, text in enumerate(actions):
+            role = replay.to_play
+            assert role is not None
+            if len(replay.legal_actions()) > 1 and step % 3 == 0:
+                view = replay.view(role)
+                seen = set(view.hand) | set(view.discard_pile) | set(view.opponent_known)
+                hidden = [i for i, c in enumerate(replay.deck) if c not in seen]
+                cards = [replay.deck[i] for i in hidden]
+                random.Random(step).shuffle(cards)
+                deck = list(replay.deck)
+                for i, c in zip(hidden, cards, strict=True):
+                    deck[i] = c
+                other = Hand.deal(deck=deck)
+                for earlier in actions[:step]:
+                    other.apply(earlier)
+                assert other.hands[role.opponent] != replay.hands[role.opponent] \
+                    or other.stock != replay.stock
+                assert other.view(role).hand == view.hand
+                first = evaluate(view, seed=3, max_worlds=96)
+                second = evaluate(other.view(role), seed=3, max_worlds=96)
+                assert first == second
+                checked += 1
+            replay.apply(text)
+    assert checked >= 10
+
+
+# -- sensible cases ---------------------------------------------------------------------
+
+def _position(own: str, known: str, pile: str, to_play: Role, stock_size: int) -> Hand:
+    """A hand where ``to_play`` holds ``own`` (11 cards, about to discard) and the
+    opponent took ``known`` from the pile; the other cards are dealt at random."""
+    mine, theirs = parse_cards(own), parse_cards(known) if known else ()
+    shown = parse_cards(pile) if pile else ()
+    rest = [c for c in full_deck() if c not in {*mine, *theirs, *shown}]
+    random.Random(1).shuffle(rest)
+    opponent = set(theirs) | set(rest[:10 - len(theirs)])
+    rest = rest[10 - len(theirs):]
+    assert len(rest) >= stock_size
+    hand = Hand.deal(seed=1)
+    other = to_play.opponent
+    hand.hands = {to_play: set(mine), other: opponent}
+    hand.discard_pile = list(shown) + [c for c in rest[stock_size:]]
+    hand.stock = rest[:stock_size]
+    hand.seen = {to_play: set(), other: set(theirs)}
+    hand.phase, hand.to_play, hand.taken_card = Phase.DISCARD, to_play, None
+    return hand
+
+
+def test_a_discard_that_completes_the_opponents_visible_set_rates_below_the_others() -> None:
+    # The box's 7C leaves the least deadwood (16; the 6D 17), but the captain took 7H
+    # and 7D from the pile: the 7C would give it a set.
+    own, seven, six = "AH 2H 3H JD QD KD 7C 6D 5S 3C 2S", discard(Card.parse("7C")), \
+        discard(Card.parse("6D"))
+    view = _position(own, "7H 7D", "", Role.BOX, 24).view(Role.BOX)
+    assert set(view.opponent_known) == set(parse_cards("7H 7D"))
+    evaluation = evaluate(view, seed=2)
+    assert evaluation.of(seven).value < evaluation.of(six).value
+    assert rate(evaluation.loss(seven)) not in (Rating.BEST, Rating.GOOD)
+    # The same hand against an opponent seen to take cards the 7C does not fit: the 7C
+    # is a fine discard there.
+    control = evaluate(_position(own, "9H 4D", "", Role.BOX, 24).view(Role.BOX), seed=2)
+    assert rate(control.loss(seven)).fine
+
+
+def test_knocking_with_one_deadwood_early_is_not_a_blunder() -> None:
+    hand = _position("AH 2H 3H 4S 5S 6S 9D 9C 9H AC KD", "", "", Role.CAPTAIN, 30)
+    view = hand.view(Role.CAPTAIN)
+    action = knock(Card.parse("KD"))
+    assert action in view.legal_actions
+    evaluation = evaluate(view, seed=4)
+    assert rate(evaluation.loss(action)) is not Rating.BLUNDER
+
+
+def test_random_play_loses_clearly_more_than_the_expert() -> None:
+    quick = functools.partial(evaluate, min_worlds=32, max_worlds=64, batch=32)
+    losses: dict[str, list[float]] = {"random": [], "expert": []}
+    for seed in range(12):
+        random_seat = Role.CAPTAIN if seed % 2 else Role.BOX
+        bots = {random_seat: seeded_random_bot(seed), random_seat.opponent: expert_bot}
+        hand = _played(100 + seed, bots)  # type: ignore[arg-type]
+        played = records_module.played_hands(hand.record())
+        for d in review_hands(played, seed=seed, evaluator=quick).decisions:
+            losses["random" if d.role is random_seat else "expert"].append(d.loss)
+    random_loss = sum(losses["random"]) / len(losses["random"])
+    expert_loss = sum(losses["expert"]) / len(losses["expert"])
+    assert random_loss > 3 * expert_loss, (random_loss, expert_loss)
+
+
+# -- stability --------------------------------------------------------------------------
+
+def test_the_best_action_does_not_depend_on_the_seed_when_it_is_clear() -> None:
+    """Where one seed separates the best action from the second by more than a point,
+    another seed picks the same best action (docs/review.md, "Stability")."""
+    agree = clear = 0
+    for seed in range(2):
+        hand = _played(200 + seed)
+        replay = Hand.deal(deck=hand.deck)
+        for _role, action in hand.history:
+            role = replay.to_play
+            assert role is not None
+            if len(replay.legal_actions()) > 1:
+                view = replay.view(role)
+                one = evaluate(view, seed=1)
+                ranked = one.ranked
+                if one.separated and ranked[0].value - ranked[1].value > 1:
+                    clear += 1
+                    agree += one.best.action == evaluate(view, seed=2).best.action
+            replay.apply(action)
+    assert clear >= 10
+    assert agree >= 0.95 * clear
+
+
+# -- ratings ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("loss", "rating"), [
+    (0.0, Rating.BEST), (0.49, Rating.BEST), (0.5, Rating.GOOD), (1.99, Rating.GOOD),
+    (2.0, Rating.INACCURACY), (4.99, Rating.INACCURACY), (5.0, Rating.MISTAKE),
+    (9.99, Rating.MISTAKE), (10.0, Rating.BLUNDER), (40.0, Rating.BLUNDER)])
+def test_ratings_follow_the_documented_thresholds(loss: float, rating: Rating) -> None:
+    assert rate(loss) is rating
+
+
+# -- the command ------------------------------------------------------------------------
+
+@pytest.fixture
+def hand_record(tmp_path: Path) -> Path:
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(_played(9).record()), encoding="utf-8")
+    return path
+
+
+def test_the_command_writes_a_page(hand_record: Path, tmp_path: Path) -> None:
+    page = tmp_path / "review.html"
+    assert main(["review", str(hand_record), "--seat", "box", "--html", str(page),
+                 "--worlds", "48"]) == 0
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith('<!doctype html><html lang="en" dir="ltr">')
+    assert '<th scope="col">' in text and '<th scope="row">' in text
+    quick = functools.partial(evaluate, max_worlds=48)
+    review = review_hands(read_record(hand_record), seat="box", evaluator=quick)
+    assert review.decisions
+    for d in review.decisions:
+        assert f'id="g1-h1-s{d.step}"' in text
+    history = Hand.replay(json.loads(hand_record.read_text(encoding="utf-8"))).history
+    captain = [s for s, (r, _a) in enumerate(history) if r is Role.CAPTAIN]
+    assert captain and not any(f'id="g1-h1-s{s}"' in text for s in captain)
+
+
+def test_the_command_prints_a_table_in_the_terminal(
+        hand_record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["review", str(hand_record), "--worlds", "48"]) == 0
+    out = capsys.readouterr().out
+    assert "captain:" in out and "box:" in out
+
+
+def test_a_match_record_names_its_players(tmp_path: Path) -> None:
+    from box_gin import Match
+
+    match = Match.new(["Ada", "Ben", "Cy"], seed=2)
+    match.play({n: greedy_bot for n in match.players}, max_hands=1)
+    path = tmp_path / "match.json"
+    path.write_text(match.to_json(), encoding="utf-8")
+    hands = read_record(path)
+    captain = match.history[0].roles[Role.CAPTAIN]
+    review = review_hands(hands, seat=captain, seed=1)
+    assert review.decisions and {d.player for d in review.decisions} == {captain}
+    assert all(d.role is Role.CAPTAIN for d in review.decisions)
+
+
+@pytest.mark.parametrize(("content", "words"), [
+    ("{not json", "not JSON"),
+    ('{"a": 1}', "not a record"),
+    ("[1, 2]", "not a record"),
+    ('{"rules": {}, "deck": "AS", "actions": []}', "deck"),
+])
+def test_bad_input_is_refused_with_the_file_and_the_rule(
+        tmp_path: Path, content: str, words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(RecordError) as err:
+        read_record(path)
+    assert str(path) in str(err.value) and words in str(err.value)
+    assert main(["review", str(path)]) == 2
+    assert str(path) in capsys.readouterr().err
+
+
+def test_a_record_too_large_is_refused_unread(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(_played(3).record()), encoding="utf-8")
+    monkeypatch.setattr(records_module, "MAX_RECORD_BYTES", 100)
+    with pytest.raises(RecordError, match="at most 100 bytes"):
+        read_record(path)
+
+
+def test_an_unknown_seat_names_the_players(hand_record: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["review", str(hand_record), "--seat", "Zed"]) == 2
+    err = capsys.readouterr().err
+    assert "'Zed'" in err and "captain" in err and "box" in err
