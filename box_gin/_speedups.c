@@ -18,6 +18,7 @@
  *   least_after(mask, skip)  the least deadwood after any discard but card index skip
  *   knockable(mask, limit, skip)  the mask of the cards (not skip) whose discard leaves
  *                            deadwood <= limit
+ *   finish_each(...)         the review's playouts (twin of box_gin/review/playout.py)
  *
  * Masks: bit suit * 13 + rank - 1, as Card.bit; any int is taken, and only its bits 0 to
  * 51 are read (as the pure kernels do).  Plain C, the CPython C API only.
@@ -496,6 +497,229 @@ static PyObject *sp_knockable(PyObject *self, PyObject *args) {
     return PyLong_FromUnsignedLongLong(out);
 }
 
+/* ------------------------------------------------------------------------------------ */
+/* The review's playout: the twin of box_gin/review/playout.py (finish), same codes, same
+ * policy, same scores; the pure module says what each step does. */
+
+enum { P_TAKE, P_PASS, P_DRAW_STOCK, P_DRAW_DISCARD, P_DISCARD, P_KNOCK, P_BIG_GIN };
+enum { P_OFFER, P_DRAW, P_DISCARD_PHASE, P_OVER };
+#define DRAW_AT_STOCK 2
+
+typedef struct { int limit, gin, undercut, big, big_bonus, may_taken, doubled; } PParams;
+typedef struct {
+    uint64_t hands[2];
+    int stock[NCARDS], ns, pile[NCARDS], np;
+    int to_play, phase, taken, must;
+} PWorld;
+
+static inline int value_of(int i) { int r = i % 13 + 1; return r < 10 ? r : 10; }
+
+static void p_greedy(const PWorld *w, const PParams *pp, int *action, int *card) {
+    uint64_t mask = w->hands[w->to_play];
+    *card = -1;
+    if (w->phase == P_OFFER || w->phase == P_DRAW) {
+        if (w->np > 0 && (w->phase == P_OFFER || !w->must)) {
+            int top = w->pile[w->np - 1];
+            uint64_t with = mask | (uint64_t)1 << top;
+            int now = min_deadwood_c(mask);
+            int after = least_after_c(with, pp->may_taken ? -1 : top);
+            if (after < now && min_deadwood_c(with) < now + value_of(top)) {
+                *action = w->phase == P_OFFER ? P_TAKE : P_DRAW_DISCARD;
+                return;
+            }
+        }
+        *action = w->phase == P_OFFER ? P_PASS : P_DRAW_STOCK;
+        return;
+    }
+    if (pp->big && min_deadwood_c(mask) == 0) {
+        *action = P_BIG_GIN;
+        return;
+    }
+    int skip = pp->may_taken ? -1 : w->taken, after[NCARDS];
+    after_c(mask, after);
+    int pick = -1, least = BIG, kv = -1, ko = -1;
+    for (int i = 0; i < NCARDS; i++) {
+        if (!(mask >> i & 1) || i == skip) continue;
+        int v = value_of(i), o = (i % 13 + 1) * 4 + i / 13;
+        if (after[i] < least || (after[i] == least && (v > kv || (v == kv && o > ko)))) {
+            pick = i, least = after[i], kv = v, ko = o;
+        }
+    }
+    *card = pick;
+    *action = least <= pp->limit ? P_KNOCK : P_DISCARD;
+}
+
+static void p_apply(PWorld *w, int action, int card) {
+    int p = w->to_play;
+    if (action == P_TAKE || action == P_DRAW_DISCARD) {
+        int c = w->pile[--w->np];
+        w->hands[p] |= (uint64_t)1 << c;
+        w->phase = P_DISCARD_PHASE, w->taken = c;
+    } else if (action == P_PASS) {
+        if (p == 0) w->to_play = 1;
+        else w->to_play = 0, w->phase = P_DRAW, w->must = 1;
+    } else if (action == P_DRAW_STOCK) {
+        w->hands[p] |= (uint64_t)1 << w->stock[--w->ns];
+        w->phase = P_DISCARD_PHASE, w->taken = -1, w->must = 0;
+    } else if (action == P_DISCARD) {
+        w->hands[p] &= ~((uint64_t)1 << card);
+        w->pile[w->np++] = card;
+        if (w->ns <= DRAW_AT_STOCK) w->phase = P_OVER;
+        else w->to_play = 1 - p, w->phase = P_DRAW, w->taken = -1;
+    } else {
+        if (action == P_KNOCK) {
+            w->hands[p] &= ~((uint64_t)1 << card);
+            w->pile[w->np++] = card;
+        }
+        w->phase = P_OVER;
+    }
+}
+
+/* The defender's least deadwood after its layoffs onto the knocker's melds. */
+static int p_defender(uint64_t layout, uint64_t in_sets, uint64_t def) {
+    uint64_t opts[16][64]; /* a run's chains hold at most 10 cards: (a+1)(b+1) <= 36 */
+    int count[16], n = 0;
+    for (int r = 0; r < 13; r++) {
+        int sm = (int)((in_sets >> r & 1) | (in_sets >> (13 + r) & 1) << 1 |
+                       (in_sets >> (26 + r) & 1) << 2 | (in_sets >> (39 + r) & 1) << 3);
+        if (__builtin_popcount((unsigned)sm) != 3) continue;
+        int missing = 13 * __builtin_ctz((unsigned)(~sm & 0xF)) + r;
+        if (def >> missing & 1) {
+            opts[n][0] = 0, opts[n][1] = (uint64_t)1 << missing, count[n++] = 2;
+        }
+    }
+    uint64_t runs = melded_after(layout, in_sets) & ~in_sets;
+    for (int s = 0; s < 4; s++) {
+        int pattern = (int)(runs >> (13 * s) & SUIT_BITS), r = 0;
+        while (r < 13) {
+            if (!(pattern >> r & 1)) { r++; continue; }
+            int start = r;
+            while (r < 13 && (pattern >> r & 1)) r++;
+            uint64_t above[14], below[14], m = 0;
+            int na = 1, nb = 1;
+            above[0] = below[0] = 0;
+            for (int q = r; q < 13 && (def >> (13 * s + q) & 1); q++)
+                m |= (uint64_t)1 << (13 * s + q), above[na++] = m;
+            m = 0;
+            for (int q = start - 1; q >= 0 && (def >> (13 * s + q) & 1); q--)
+                m |= (uint64_t)1 << (13 * s + q), below[nb++] = m;
+            if (na * nb > 1 && n < 16) {
+                int k = 0;
+                for (int a = 0; a < na; a++)
+                    for (int b = 0; b < nb && k < 64; b++) opts[n][k++] = above[a] | below[b];
+                count[n++] = k;
+            }
+        }
+    }
+    int least = min_deadwood_c(def), digit[16] = {0};
+    if (n == 0) return least;
+    for (;;) {
+        uint64_t laid = 0;
+        int clash = 0;
+        for (int j = 0; j < n && !clash; j++) {
+            uint64_t o = opts[j][digit[j]];
+            if (laid & o) clash = 1;
+            laid |= o;
+        }
+        if (!clash && laid) {
+            int d = min_deadwood_c(def & ~laid);
+            if (d < least) least = d;
+        }
+        int j = n - 1;
+        while (j >= 0 && ++digit[j] == count[j]) digit[j--] = 0;
+        if (j < 0) break;
+    }
+    return least;
+}
+
+static int p_score(const PWorld *w, const PParams *pp, int knocker, int big) {
+    uint64_t held = w->hands[knocker], def = w->hands[1 - knocker], in_sets;
+    int factor = pp->doubled ? 2 : 1;
+    if (big) return factor * (pp->big_bonus + min_deadwood_c(def));
+    int k = best_c(held, &in_sets);
+    if (k == 0) return factor * (pp->gin + min_deadwood_c(def));
+    int d = p_defender(held, in_sets, def);
+    if (k < d) return factor * (d - k);
+    return -factor * (pp->undercut + k - d);
+}
+
+static int p_finish(PWorld *w, const PParams *pp, int seat, int action, int card) {
+    for (;;) {
+        int player = w->to_play;
+        p_apply(w, action, card);
+        if (w->phase == P_OVER) {
+            if (action == P_KNOCK || action == P_BIG_GIN) {
+                int points = p_score(w, pp, player, action == P_BIG_GIN);
+                return player == seat ? points : -points;
+            }
+            return 0;
+        }
+        p_greedy(w, pp, &action, &card);
+    }
+}
+
+static int read_cards(PyObject *seq, int *out, int *n) {
+    PyObject *fast = PySequence_Fast(seq, "expected a list of card indices");
+    if (fast == NULL) return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    if (len > NCARDS) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "more than 52 cards");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (c == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+        if (c < 0 || c >= NCARDS) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "a card index is 0 to 51");
+            return -1;
+        }
+        out[i] = (int)c;
+    }
+    *n = (int)len;
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* finish_each(params, hand0, hand1, stock, pile, to_play, phase, taken, must, seat, actions)
+ * -> [points of each (action, card) of actions, signed for seat] */
+static PyObject *sp_finish_each(PyObject *self, PyObject *args) {
+    PParams pp;
+    PWorld w0;
+    unsigned long long h0, h1;
+    PyObject *stock, *pile, *actions;
+    int seat;
+    if (!PyArg_ParseTuple(args, "(iiiiiii)KKOOiiiiiO", &pp.limit, &pp.gin, &pp.undercut,
+                          &pp.big, &pp.big_bonus, &pp.may_taken, &pp.doubled, &h0, &h1,
+                          &stock, &pile, &w0.to_play, &w0.phase, &w0.taken, &w0.must, &seat,
+                          &actions))
+        return NULL;
+    w0.hands[0] = h0 & (((uint64_t)1 << NCARDS) - 1);
+    w0.hands[1] = h1 & (((uint64_t)1 << NCARDS) - 1);
+    if (read_cards(stock, w0.stock, &w0.ns) < 0 || read_cards(pile, w0.pile, &w0.np) < 0)
+        return NULL;
+    PyObject *fast = PySequence_Fast(actions, "expected a list of (action, card) pairs");
+    if (fast == NULL) return NULL;
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(fast);
+    PyObject *out = PyList_New(m);
+    if (out == NULL) { Py_DECREF(fast); return NULL; }
+    for (Py_ssize_t i = 0; i < m; i++) {
+        int action, card;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "ii", &action, &card)) {
+            Py_DECREF(fast);
+            Py_DECREF(out);
+            return NULL;
+        }
+        PWorld w = w0;
+        PyObject *v = PyLong_FromLong(p_finish(&w, &pp, seat, action, card));
+        if (v == NULL) { Py_DECREF(fast); Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, v);
+    }
+    Py_DECREF(fast);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"init", sp_init, METH_VARARGS, "init(card_type, by_rank_major): the Card class and "
      "the 52 cards in card order (rank, then suit)."},
@@ -514,6 +738,9 @@ static PyMethodDef methods[] = {
      "deadwood after discarding any card but the one of index skip (-1: none)."},
     {"knockable", sp_knockable, METH_VARARGS, "knockable(mask, limit, skip): the mask of "
      "the cards but skip whose discard leaves at most limit."},
+    {"finish_each", sp_finish_each, METH_VARARGS, "finish_each(params, hand0, hand1, stock, "
+     "pile, to_play, phase, taken, must, seat, actions): the review's playout "
+     "(box_gin/review/playout.py finish) of each (action, card), signed for seat."},
     {NULL, NULL, 0, NULL},
 };
 

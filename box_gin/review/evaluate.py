@@ -183,7 +183,8 @@ def position(view: SeatView, doubled: bool = False) -> Position:
                     _PHASES[view.phase], taken, params)
 
 
-def _code(action: Action) -> tuple[int, int]:
+def action_code(action: Action) -> tuple[int, int]:
+    """An action as the playouts read it: (action code, card index or -1)."""
     return _CODES[action.kind], action.card.index if action.card is not None else -1
 
 
@@ -205,7 +206,7 @@ def evaluate(view: SeatView, *, seed: int = 0, doubled: bool = False,
     docstring).  The same view and seed give the same values."""
     pos = position(view, doubled)
     actions = list(view.legal_actions)
-    codes = [_code(a) for a in actions]
+    codes = [action_code(a) for a in actions]
     m = len(actions)
     totals, squares = [0] * m, [0] * m
     cross = [[0] * m for _i in range(m)]
@@ -213,7 +214,7 @@ def evaluate(view: SeatView, *, seed: int = 0, doubled: bool = False,
 
     def play(world: po.World) -> None:
         nonlocal n
-        points = [po.finish(world.copy(), pos.params, pos.seat, a, c) for a, c in codes]
+        points = po.finish_each(world, pos.params, pos.seat, codes)
         for i, p in enumerate(points):
             totals[i] += p
             squares[i] += p * p

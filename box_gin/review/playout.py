@@ -28,9 +28,12 @@ The rollout policy, for both players (docs/review.md, "The rollout policy"):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import astuple, dataclass
 from itertools import product
 
+from .. import kernels
 from ..kernels import best, discard_table, least_after, melded_after_sets, min_deadwood, sets_of
 from ..rules import DRAW_AT_STOCK, Rules
 
@@ -274,3 +277,34 @@ def playout(world: World, params: Params, seat: int) -> int:
     signed for ``seat``.  ``world`` is changed."""
     action, card = greedy_action(world, params)
     return finish(world, params, seat, action, card)
+
+
+def pure_finish_each(world: World, params: Params, seat: int,
+                     actions: Sequence[tuple[int, int]]) -> list[int]:
+    """:func:`finish` of each (action, card) from the same world (left unchanged)."""
+    return [finish(world.copy(), params, seat, a, c) for a, c in actions]
+
+
+def compiled_finish_each(fast: Callable[..., list[int]]) -> Callable[..., list[int]]:
+    """:func:`pure_finish_each`'s signature over the compiled ``finish_each``."""
+    def finish_each(world: World, params: Params, seat: int,
+                    actions: Sequence[tuple[int, int]]) -> list[int]:
+        return fast(tuple(int(x) for x in astuple(params)), world.hands[0], world.hands[1],
+                    world.stock, world.pile, world.to_play, world.phase, world.taken,
+                    int(world.must_stock), seat, list(actions))
+
+    finish_each.__doc__ = pure_finish_each.__doc__
+    return finish_each
+
+
+#: :func:`pure_finish_each`, or its compiled twin (``box_gin._speedups.finish_each``) when
+#: the kernels in use are the compiled ones (:data:`box_gin.kernels.IMPLEMENTATION`).
+finish_each = pure_finish_each
+#: "compiled" or "pure": which :data:`finish_each` is in use.
+IMPLEMENTATION = "pure"
+
+if kernels.IMPLEMENTATION == "compiled":
+    _fast = getattr(importlib.import_module("box_gin._speedups"), "finish_each", None)
+    if _fast is not None:
+        finish_each = compiled_finish_each(_fast)
+        IMPLEMENTATION = "compiled"
