@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BoxGinError
-from ..i18n import _, format_number, format_percent
+from ..i18n import _, format_number, format_percent, ngettext
 from .core import Review, review_hands
 from .evaluate import MAX_WORLDS, MIN_WORLDS, evaluate
 from .records import read_record
@@ -25,8 +25,8 @@ def add_command(sub: Any) -> None:
     p.add_argument("record", type=Path, metavar="RECORD",
                    help=_("a hand or match record (JSON), or the tournament's records file"))
     p.add_argument("--seat", metavar="NAME",
-                   help=_("review this player's decisions only (in a hand record: captain "
-                          "or box)"))
+                   help=_("review only the decisions of this player (in a hand record: "
+                          "'captain' or 'box')"))
     p.add_argument("--seed", type=int, default=0, metavar="N",
                    help=_("the seed of the sampled deals (default 0): the same seed gives "
                           "the same review"))
@@ -52,10 +52,12 @@ def terminal_table(review: Review) -> str:
             lines.append(_("game {game}, hand {number}, turn {turn}: {reason}").format(
                 game=d.game, number=d.number, turn=d.step + 1, reason=d.reason))
     for s in review.summaries():
-        lines.append(_("{player}: {n} decisions, {loss} points lost per decision, accuracy "
-                       "{accuracy}").format(player=s.player, n=s.decisions,
-                                           loss=format_number(s.mean_loss, 2),
-                                           accuracy=format_percent(s.accuracy)))
+        lines.append(ngettext(
+            "{player}: {n} decision, {loss} points lost per decision, accuracy {accuracy}",
+            "{player}: {n} decisions, {loss} points lost per decision, accuracy {accuracy}",
+            s.decisions).format(player=s.player, n=s.decisions,
+                                loss=format_number(s.mean_loss, 2),
+                                accuracy=format_percent(s.accuracy)))
     return "\n".join(lines)
 
 

@@ -42,7 +42,7 @@ EXACT_LIMIT = 1024
 BATCH = 48
 MIN_WORLDS = 48
 #: ... and at most this many.
-MAX_WORLDS = 480
+MAX_WORLDS = 960
 #: The best action is separated from the second when their mean difference exceeds this
 #: many standard errors of the paired differences ...
 SEPARATION = 2.5

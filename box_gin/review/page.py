@@ -102,7 +102,8 @@ def review_page(review: Review, title: str) -> str:
         "could see at the time, with both players then playing the greedy policy to the "
         "end of the hand (seed {seed}). A rating says how many of those points the "
         "decision gave up against the best action.").format(seed=review.seed)) + "</p>")
-    out.append(f'<h2 id="summary">{_h(_("Summary"))}</h2>')
+    summary = _("Summary")
+    out.append(f'<h2 id="summary">{_h(summary)}</h2>')
     out.append(summary_table(review.summaries()))
     for reviewed in review.hands:
         p = reviewed.played
@@ -117,6 +118,7 @@ def review_page(review: Review, title: str) -> str:
         if reviewed.decisions:
             out.append(decisions_table(reviewed.decisions))
         else:
-            out.append(f'<p class="bg-note">{_h(_("No decision to review in this hand."))}</p>')
+            none = _("No decision to review in this hand.")
+            out.append(f'<p class="bg-note">{_h(none)}</p>')
     out.append("</body></html>")
     return "".join(out)
