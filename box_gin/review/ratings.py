@@ -15,7 +15,7 @@ from enum import StrEnum
 from ..actions import Action, ActionKind
 from ..cards import Card
 from ..hand import SeatView
-from ..i18n import _, format_number, pgettext
+from ..i18n import LRI, PDI, _, format_number, is_rtl, pgettext
 from ..melds import Meld, best_melds
 from .evaluate import Evaluation
 
@@ -74,7 +74,9 @@ def rate(loss: float) -> Rating:
 def signed(value: float) -> str:
     """Points with one decimal and a sign, as the language in use writes them."""
     text = format_number(value, 1)
-    return text if value < 0 else "+" + text
+    text = text if value < 0 else "+" + text
+    # Right to left, a sign would drift to the number's other end: keep it left to right.
+    return LRI + text + PDI if is_rtl() else text
 
 
 def fits(card: Card, others: tuple[Card, ...]) -> tuple[Card, ...]:
