@@ -4,7 +4,7 @@ the optional C extension box_gin/_speedups.c when a C compiler is at hand.
 The hook never deletes a compiled extension it was not asked to build:
 ``BOX_GIN_NO_COMPILE=1`` (a pure wheel) leaves any ``box_gin/_speedups*.so`` where it is
 and out of the wheel (the wheel takes the extension only from a build that just made
-it).  Pure wheels are built from a copy anyway (``box_gin.files.build_pure_wheel``)."""
+it).  Pure wheels are built from a copy anyway (``box_gin.tools.kit.build_pure_wheel``)."""
 
 from __future__ import annotations
 

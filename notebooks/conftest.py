@@ -1,7 +1,7 @@
 """pytest (nbval) here collects the kit's own notebooks only: never a learner's scratch
-notebook or a JupyterLab checkpoint (box_gin.files.kit_files)."""
+notebook or a JupyterLab checkpoint (box_gin.tools.kit.kit_files)."""
 
-from box_gin.files import not_the_kits_notebook as pytest_ignore_collect
+from box_gin.tools.kit import not_the_kits_notebook as pytest_ignore_collect
 
 # --doctest-modules would import this file as a module named "conftest" (it has none).
 collect_ignore = ["conftest.py"]

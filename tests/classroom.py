@@ -11,7 +11,7 @@ import json
 import shutil
 from pathlib import Path
 
-from box_gin.files import kit_files
+from box_gin.tools.kit import kit_files
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"

@@ -22,7 +22,7 @@ from box_gin.platforms.gradebook import (
     load_gradebook,
     parse_gradebook,
 )
-from box_gin.platforms.report import histogram_svg, report_html, summarise
+from box_gin.platforms.class_report import histogram_svg, report_html, summarise
 
 
 def entry(passed: bool, points: int, feedback: str = "", **extra: object) -> dict:
@@ -166,7 +166,7 @@ def test_the_report_speaks_its_own_language_from_the_verdicts() -> None:
 
 
 def test_long_inputs_fold_after_their_first_cards() -> None:
-    from box_gin.platforms.report import FIRST_CARDS, call_html
+    from box_gin.platforms.class_report import FIRST_CARDS, call_html
 
     deck = " ".join(["AH"] * 52)
     html_text = call_html(f"deal([{deck}])")

@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 from box_gin.cli import main
-from box_gin.files import kit_files
 from box_gin.katas import KATAS
 from box_gin.platforms.gradebook import load_gradebook
 from box_gin.platforms.gradescope import RESULT_FIELDS, TEST_FIELDS, VISIBILITIES
+from box_gin.tools.kit import kit_files
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))

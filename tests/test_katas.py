@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from box_gin import Card, best_melds
-from box_gin.files import kit_files
 from box_gin.katas import BY_NAME, CASE_KATAS, KATAS, check
 from box_gin.katas.core import Raised, Returned, cards_of, fmt, problem
 from box_gin.katas.feedback import CheckResult, engine_uses, run_check
 from box_gin.katas.wire import Opaque, decode, encode
 from box_gin.melds import is_run as engine_is_run
+from box_gin.tools.kit import kit_files
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from box_gin.files import kit_files
+from box_gin.tools.kit import kit_files
 from box_gin.tools.lab import CONFIG, LANDING, lab_command, main
 
 ROOT = Path(__file__).resolve().parents[1]

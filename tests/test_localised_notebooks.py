@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from box_gin.files import kit_files
+from box_gin.tools.kit import kit_files
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 LOCALISED = [p for p in kit_files(NOTEBOOKS.parent, "notebooks/*/*.ipynb")

@@ -22,10 +22,10 @@ from typing import Any
 import pytest
 
 from box_gin.cli import main
-from box_gin.files import kit_files
 from box_gin.katas import BY_NAME, KATAS
 from box_gin.platforms.gradebook import load_gradebook
 from box_gin.platforms.nbgrader import CourseError, annotate
+from box_gin.tools.kit import kit_files
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"

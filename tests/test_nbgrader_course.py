@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from box_gin.cli import main
-from box_gin.files import kit_files
 from box_gin.platforms.nbgrader import INSTALL, commands
+from box_gin.tools.kit import kit_files
 
 ROOT = Path(__file__).resolve().parents[1]
 

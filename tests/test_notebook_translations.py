@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from box_gin.files import kit_files
 from box_gin.tools import translate_notebooks as tn
+from box_gin.tools.kit import kit_files
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGS = tn.languages()

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from box_gin.cli import main
-from box_gin.files import kit_files
 from box_gin.katas import KATAS, NOTEBOOKS, katas_of
 from box_gin.katas.release import (
     ReleaseError,
@@ -18,6 +17,7 @@ from box_gin.katas.release import (
 )
 from box_gin.katas.specs.nb7_bots import FUNCTIONS as BOT_FUNCTIONS
 from box_gin.katas.specs.nb7_bots import NOTEBOOK as BOT_NOTEBOOK
+from box_gin.tools.kit import kit_files
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS, EXERCISES = ROOT / "solutions", ROOT / "exercises"

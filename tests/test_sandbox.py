@@ -64,7 +64,7 @@ def _run_in(box: Sandbox, code: str, *args: str, limits: Limits | None = None,
     limits = limits or box.limits
     uid = box.take_uid()
     setup = ("import sys, json; sys.path.insert(0, sys.argv[1] + '/box_gin/checker'); "
-             "import child; assert child.setup_sandbox(json.loads(sys.argv[2])); "
+             "import runtime; assert runtime.setup_sandbox(json.loads(sys.argv[2])); "
              "del sys.path[0]; sys.argv[1:3] = []; exec(compile(" + repr(code) +
              ", 'probe', 'exec'))")
     try:

@@ -13,7 +13,7 @@ import zipfile
 from pathlib import Path
 
 from box_gin.cli import main
-from box_gin.files import _not_source, build_pure_wheel
+from box_gin.tools.kit import build_pure_wheel, not_source
 
 ROOT = Path(__file__).resolve().parents[1]
 EXTENSION = "_speedups" + (sysconfig.get_config_var("EXT_SUFFIX") or ".so")
@@ -40,7 +40,7 @@ def implementation() -> str:
 
 def test_a_pure_build_in_the_tree_keeps_its_extension_and_leaves_it_out(tmp_path: Path):
     tree = tmp_path / "tree"
-    shutil.copytree(ROOT, tree, ignore=_not_source)
+    shutil.copytree(ROOT, tree, ignore=not_source)
     planted = tree / "box_gin" / EXTENSION
     planted.write_bytes(b"an extension built earlier")
     before = extensions(tree)
@@ -59,13 +59,13 @@ def test_a_pure_build_in_the_tree_keeps_its_extension_and_leaves_it_out(tmp_path
 
 def test_the_wheel_copy_leaves_out_builds_caches_and_checkpoints(tmp_path: Path):
     tree = tmp_path / "tree"
-    shutil.copytree(ROOT, tree, ignore=_not_source)
+    shutil.copytree(ROOT, tree, ignore=not_source)
     for junk in ("box_gin/__pycache__/x.pyc", "box_gin/.ipynb_checkpoints/a.py",
                  "box_gin/" + EXTENSION, ".hypothesis/examples/x", "notebooks/x.ipynb"):
         (tree / junk).parent.mkdir(parents=True, exist_ok=True)
         (tree / junk).write_text("junk")
     copy = tmp_path / "copy"
-    shutil.copytree(tree, copy, ignore=_not_source)
+    shutil.copytree(tree, copy, ignore=not_source)
     assert (copy / "box_gin" / "cards.py").is_file()
     assert (copy / "pyproject.toml").is_file() and (copy / "hatch_build.py").is_file()
     for junk in ("box_gin/__pycache__", "box_gin/.ipynb_checkpoints", "box_gin/" + EXTENSION,

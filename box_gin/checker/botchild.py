@@ -6,9 +6,10 @@ Started as ``python -I -S botchild.py LIMITS`` inside the checker's sandbox
 (``box_gin/checker/sandbox.py``), from a read-only copy of the engine (the rules, the
 views of a seat, the reference bots: nothing of the driver, no other bot, no deck), by
 both of its drivers: the tournament (``box_gin/tournament/sandboxed.py``) and the grader
-of the bot kata (``box_gin/checker/bots.py``).  It caps itself (CPU time, memory, file
-size, processes), reads its orders as JSON lines on stdin and answers on a dedicated
-pipe, each line led by a nonce.
+of the bot kata (``box_gin/checker/bots.py``).  Its start (the caps on CPU time, memory,
+file size and processes), its pipe and its cells are the runtime every child shares
+(``runtime.py``), its timers the kit's one timer (``katas/timer.py``): it reads its
+orders as JSON lines on stdin and answers on a dedicated pipe, each line led by a nonce.
 
 The setup brings the bot's code: its cells, but those to ``skip`` (with ``progress``, a
 line before each cell, so that the driver knows which cell stopped it).  Every later
@@ -29,25 +30,19 @@ of the sandbox's CPU time.
 import inspect
 import json
 import os
-import signal
 import sys
 import time
 import types
 
 
-def setup_sandbox(limits: dict) -> bool:
-    """The checker child's own part of the sandbox (a capped /tmp, every capability
-    dropped, the limits), loaded from its staged copy beside this script."""
+def _load(path: str, name: str):
+    """A staged module by its path (the runtime's own loader, before the runtime)."""
     import importlib.util
 
-    here = os.path.dirname(os.path.abspath(__file__))
-    spec = importlib.util.spec_from_file_location(
-        "box_gin_sandbox_child", os.path.join(here, "child.py"))
-    if spec is None or spec.loader is None:
-        return False
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return bool(module.setup_sandbox(limits))
+    return module
 
 
 def _stubs() -> None:
@@ -78,22 +73,17 @@ def _short(value) -> str:
 
 
 def main() -> None:
-    if not setup_sandbox(json.loads(sys.argv[1])):
-        sys.exit(3)  # a part of the sandbox asked for is not in force: run nothing
-    stdin = os.fdopen(os.dup(0), "rb")
-    devnull = os.open(os.devnull, os.O_RDWR)
-    os.dup2(devnull, 0)
-    setup = json.loads(stdin.readline())
-    nonce, fd = setup["nonce"].encode(), int(setup["fd"])
+    here = os.path.dirname(os.path.abspath(__file__))
+    runtime = _load(os.path.join(here, "runtime.py"), "_box_gin_runtime")
+    session = runtime.start()
+    setup, send = session.setup, session.send
     # A decision's time as the child reports it is its CPU time (the tournament's tally;
     # the bot kata's grader reads the kernel's count instead).
-    write, dumps, loads, now = os.write, json.dumps, json.loads, time.process_time
+    dumps, now = json.dumps, time.process_time
     sys.path.insert(0, os.path.dirname(setup["package"]))
-
-    def send(message: dict) -> None:
-        data = nonce + b" " + dumps(message, separators=(",", ":")).encode() + b"\n"
-        while data:
-            data = data[write(fd, data):]
+    timer = _load(os.path.join(setup["package"], "katas", "timer.py"), "_box_gin_timer")
+    timer.install()
+    arm, disarm, Rang = timer.arm, timer.disarm, timer.Rang
 
     from box_gin.actions import Action
     from box_gin.bots import Advice
@@ -101,19 +91,6 @@ def main() -> None:
     from box_gin.match import SitterView
 
     _stubs()
-
-    class Timeout(BaseException):
-        pass
-
-    rang = [""]
-
-    def ring(signum, frame):
-        rang[0] = "cpu" if signum == signal.SIGPROF else "wall"
-        raise Timeout()
-
-    signal.signal(signal.SIGALRM, ring)
-    signal.signal(signal.SIGPROF, ring)
-    setitimer, real, prof = signal.setitimer, signal.ITIMER_REAL, signal.ITIMER_PROF
     decoders: dict = {}
 
     def decoder_of(rules):
@@ -124,28 +101,7 @@ def main() -> None:
 
     decode = decoder_of(setup["rules"]) if setup.get("rules") else None
     namespace = {"__name__": "__main__", "__builtins__": __builtins__}
-    errors = []
-    skip = set(setup.get("skip", []))
-    progress = bool(setup.get("progress"))
-    for index, (label, source) in enumerate(setup["cells"]):
-        if index in skip:
-            continue
-        if progress:
-            send({"t": "cell", "i": index})
-        try:
-            code = compile(source, label, "exec")
-            cell = float(setup.get("cell_seconds", 10))  # CPU time; the clock a safety
-            setitimer(prof, cell)
-            setitimer(real, cell * 4 + 5)  # box_gin.katas.wire.wall_seconds
-            try:
-                exec(code, namespace)
-            finally:
-                setitimer(real, 0)
-                setitimer(prof, 0)
-        except Timeout:
-            errors.append(f"{label}: did not finish in time")
-        except BaseException as exc:  # SystemExit, KeyboardInterrupt... anything
-            errors.append(f"{label}: {type(exc).__name__}")
+    errors = runtime.run_cells(session, namespace, timer, progress=bool(setup.get("progress")))
     play, advise = namespace.get("play"), namespace.get("advise")
     play = play if callable(play) else None
     advise = advise if callable(advise) else None
@@ -183,8 +139,7 @@ def main() -> None:
     # its timer, the round's other decisions are not computed, only answered "u"
     # (unasked), so that one slow decision costs its time once, not once a hand.
     stopped_round = [None]
-    for line in stdin:
-        request = loads(line)
+    for request in session.lines():
         number = request["id"]
         round_ = request.get("r")
         if request.get("rules"):
@@ -196,9 +151,7 @@ def main() -> None:
             start = now()
             try:
                 view = decode(data)
-                if cpu_call:
-                    setitimer(prof, cpu_call)
-                setitimer(real, per_call)
+                arm(cpu_call, per_call)  # cpu_call 0: the clock only
                 try:
                     if kind == "a":
                         value = advise(SitterView(view)) if advise else None
@@ -208,11 +161,9 @@ def main() -> None:
                         value = play(view)
                     reply = answer(kind, value)  # a hostile __repr__ is timed too
                 finally:
-                    setitimer(real, 0)
-                    if cpu_call:
-                        setitimer(prof, 0)
-            except Timeout:
-                reply = {"a": {"x": 1, "w": rang[0]}}
+                    disarm()
+            except Rang as rang:
+                reply = {"a": {"x": 1, "w": rang.which}}
                 stopped_round[0] = round_
             except BaseException as exc:
                 try:

@@ -54,9 +54,9 @@ from .staging import PACKAGE_DIR
 #: child itself.
 ENGINE = ("__init__.py", "errors.py", "i18n.py", "cards.py", "kernels.py", "melds.py",
           "actions.py", "knocking.py", "layoffs.py", "scoring.py", "rules.py", "hand.py",
-          "match.py", "bots/__init__.py", "bots/simple.py", "bots/expert.py",
-          "checker/seatwire.py", "checker/botchild.py",
-          "checker/child.py")
+          "seating.py", "match.py", "bots/__init__.py", "bots/simple.py", "bots/expert.py",
+          "checker/seatwire.py", "checker/botchild.py", "checker/runtime.py",
+          "katas/timer.py")
 #: The bot's child, under the staged ``box_gin``.
 BOT_CHILD = "checker/botchild.py"
 #: Seconds an answer may come after its decision's time on the clock (the pipe, a busy

@@ -54,7 +54,7 @@ from ..katas.specs.nb7_bots import BotKata
 from ..katas.wire import MAX_DEPTH, Opaque, decode, encode
 from .bots import BOT_CHILD, OutOfTime, bot_result, bot_sandbox, child_setup, grade_bot
 from .caps import Limits
-from .protocol import Child, ChildGone
+from .protocol import Child, ChildGone, Ready
 from .safe import one_line, quoted, type_name, visible
 from .sandbox import Sandbox, harden_grader, open_sandbox
 from .submissions import BadSubmission, Submission, defined_names, engine_imports, extract_cells
@@ -273,20 +273,11 @@ def grade_file(path: Path, cells: list[tuple[str, str]], katas: Sequence[Kata], 
                 problems.append(_("{file}: could not be run ({why})").format(
                     file=visible(path.name), why=_why(exc)))
                 break
-            ready = _plain(ready)
-            if not isinstance(ready, dict):
-                ready = {}
+            said = Ready.read(_plain(ready), MAX_TEXT)
             if not seen_ready:
                 seen_ready = True
-                errors = ready.get("errors")
-                problems.extend(one_line(e, MAX_TEXT) for e in (errors if isinstance(
-                    errors, list) else [])[:20] if isinstance(e, str))
-            defined = ready.get("functions")
-            defined = set(defined) if isinstance(defined, list) and all(
-                isinstance(d, str) for d in defined) else set()
-            blocked = ready.get("blocked")
-            blocked = [one_line(b, 80) for b in blocked[:20] if isinstance(b, str)] \
-                if isinstance(blocked, list) else []
+                problems.extend(said.errors)
+            defined, blocked = said.functions, list(said.blocked)
             for kata in list(pending):
                 pending.remove(kata)
                 if kata.name not in defined:

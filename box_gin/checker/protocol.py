@@ -13,10 +13,12 @@ import subprocess
 import time
 from collections.abc import Callable
 from contextlib import suppress
+from dataclasses import dataclass
 from typing import Any
 
-from ..katas.wire import wall_seconds
+from ..katas.timer import wall_seconds
 from .caps import Limits
+from .safe import one_line
 from .sandbox import Sandbox
 from .staging import remove_tree
 
@@ -26,6 +28,39 @@ MAX_LINE = 8 * 1024 * 1024
 
 class ChildGone(Exception):
     """The child died, hung, or broke the protocol."""
+
+
+@dataclass(frozen=True)
+class Ready:
+    """What a child says once its cells have run (its ``ready`` line), read
+    defensively: what stopped its cells, which of the asked functions it defines, which
+    imports it was refused, and (a bot's child) whether it has ``play`` and ``advise``."""
+
+    errors: tuple[str, ...] = ()
+    functions: frozenset[str] = frozenset()
+    blocked: tuple[str, ...] = ()
+    play: bool = False
+    advise: bool = False
+
+    @classmethod
+    def read(cls, message: Any, text_size: int) -> Ready:
+        """A ``ready`` message as sent; anything malformed reads as nothing said (at
+        most 20 errors of ``text_size`` characters and 20 refused imports, each one
+        visible line)."""
+        if not isinstance(message, dict):
+            return cls()
+
+        def lines(value: Any, size: int) -> tuple[str, ...]:
+            if not isinstance(value, list):
+                return ()
+            return tuple(one_line(v, size) for v in value[:20] if isinstance(v, str))
+
+        names = message.get("functions")
+        functions = frozenset(names) if isinstance(names, list) and all(
+            isinstance(n, str) for n in names) else frozenset()
+        return cls(lines(message.get("errors"), text_size), functions,
+                   lines(message.get("blocked"), 80), bool(message.get("play")),
+                   bool(message.get("advise")))
 
 
 #: The script of a kata's child, under the staged ``box_gin``.

@@ -401,8 +401,8 @@ class Sandbox:
 #: What the probe child runs: the staged modules load on this interpreter, and the
 #: child's own set-up (the capped /tmp, capabilities dropped) works.
 _PROBE = ("import sys, json; sys.path.insert(0, '{box}/box_gin/checker'); "
-          "sys.path.insert(0, '{box}'); import child; "
-          "ok = child.setup_sandbox(json.loads(sys.argv[1])); "
+          "sys.path.insert(0, '{box}'); import runtime; "
+          "ok = runtime.setup_sandbox(json.loads(sys.argv[1])); "
           "import box_gin.cards, box_gin.views.cards, box_gin.katas.wire; "
           "sys.exit(0 if ok else 3)")
 

@@ -15,7 +15,7 @@ from typing import Any
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 #: The modules copied into the sandbox: what a learner may use, and the child itself.
 STAGED = ("cards.py", "errors.py", "i18n.py", "views/__init__.py", "views/cards.py",
-          "katas/wire.py", "checker/child.py")
+          "katas/wire.py", "katas/timer.py", "checker/runtime.py", "checker/child.py")
 #: Where a root checker may stage for its children when TMPDIR is closed to them.
 STAGE_PLACES = ("/tmp", "/var/tmp", "/dev/shm")
 

@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 
 from ..actions import Action
 from ..bots import KIT_BOTS, Bot, make_bot
+from ..bots.seats import bots_decide, play_bots
 from ..cards import Card
 from ..errors import BoxGinError, IllegalActionError
-from ..hand import Hand, Role, SeatView
+from ..hand import Hand, Role
 from ..i18n import _
 from ..match import Match
 from ..rules import PRESETS, Rules
@@ -210,15 +211,9 @@ class Table:
                 self.drawn[role] = next(iter(new))
 
     def _bots_play(self) -> None:
-        match = self.match
-        while match is not None and not match.is_over:
-            name = match.to_play
-            bot = self.bots.get(name) if name is not None else None
-            if name is None or bot is None:
-                return
-            view = match.view(name)
-            assert isinstance(view, SeatView)        # the player to act is never the sitter
-            self._apply(name, str(bot(view)))
+        if self.match is not None:
+            play_bots(self.match, bots_decide(self.match, self.bots),
+                      lambda name, action: self._apply(name, str(action)))
 
     def _rebuild(self) -> None:
         fresh = load_table(self.store, self.id)

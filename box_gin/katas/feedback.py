@@ -11,8 +11,6 @@ import html
 import json
 import re
 import secrets
-import signal
-import threading
 import time
 import types
 from collections.abc import Callable, Iterator, Sequence
@@ -45,7 +43,8 @@ from .core import (
 )
 from .specs import BY_NAME, KATAS
 from .specs.nb7_bots import BotKata, legality, result_of
-from .wire import answer, encode, wall_seconds
+from .timer import Rang, arm, disarm, timers
+from .wire import answer, encode
 
 #: The parts of ``box_gin`` a learner's function may use; the rest is the answers.
 ALLOWED_MODULES = frozenset({"box_gin", "box_gin.cards", "box_gin.display", "box_gin.views",
@@ -119,10 +118,6 @@ def _origin(value: Any) -> str:
 _CARD_BY_TEXT = {repr(c): c for c in full_deck()}
 
 
-class _Alarm(BaseException):
-    pass
-
-
 def sent(cases: Sequence[Args]) -> list[Any]:
     """The cases as the grader sends them to its child: encoded, through JSON, decoded
     there afresh (strings and numbers are new objects, never the generator's own)."""
@@ -134,41 +129,27 @@ def call_once(fn: Callable[..., Any], data: list[Any], timeout: float,
               params: Sequence[str] = ()) -> Outcome:
     """Call ``fn`` on one case as sent (:func:`sent`), the way the grader's child does
     (:func:`wire.answer`); its reply read back through JSON as the grader reads it."""
-    use_alarm = threading.current_thread() is threading.main_thread() and hasattr(
-        signal, "setitimer")
-    previous: Any = None
+    with timers() as usable:
+        # CPU seconds, as in the grader's child; the wall clock as a safety.
+        def start() -> None:
+            if usable:
+                arm(timeout)
 
-    def ring(signum: int, frame: Any) -> None:
-        raise _Alarm()
+        def stop() -> None:
+            if usable:
+                disarm()
 
-    def arm() -> None:
-        if use_alarm:  # CPU seconds, as in the grader's child; the wall clock as a safety
-            signal.setitimer(signal.ITIMER_PROF, timeout)
-            signal.setitimer(signal.ITIMER_REAL, wall_seconds(timeout))
-
-    def disarm() -> None:
-        if use_alarm:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.setitimer(signal.ITIMER_PROF, 0)
-
-    if use_alarm:
-        previous = (signal.signal(signal.SIGALRM, ring), signal.signal(signal.SIGPROF, ring))
-    try:
-        reply = answer(fn, data, card_type=Card, card_text=repr,
-                       card_of=_CARD_BY_TEXT.__getitem__, start=arm, stop=disarm)
-        return read_outcome(json.loads(json.dumps(reply)), params,
-                            card_of=_CARD_BY_TEXT.__getitem__)
-    except _Alarm:
-        return TimedOut(timeout)
-    except RecursionError:
-        return Raised("RecursionError", False, _("maximum recursion depth exceeded"))
-    except Exception as exc:
-        return Raised(type(exc).__name__, isinstance(exc, ValueError), str(exc)[:300])
-    finally:
-        if use_alarm:
-            disarm()
-            signal.signal(signal.SIGALRM, previous[0])
-            signal.signal(signal.SIGPROF, previous[1])
+        try:
+            reply = answer(fn, data, card_type=Card, card_text=repr,
+                           card_of=_CARD_BY_TEXT.__getitem__, start=start, stop=stop)
+            return read_outcome(json.loads(json.dumps(reply)), params,
+                                card_of=_CARD_BY_TEXT.__getitem__)
+        except Rang:
+            return TimedOut(timeout)
+        except RecursionError:
+            return Raised("RecursionError", False, _("maximum recursion depth exceeded"))
+        except Exception as exc:
+            return Raised(type(exc).__name__, isinstance(exc, ValueError), str(exc)[:300])
 
 
 def local_oracle(fn: Callable[..., Any], kata: Kata) -> Callable[[Sequence[Args]], list[Outcome]]:

@@ -37,23 +37,6 @@ from typing import Any
 MAX_DEPTH = 8
 MAX_ITEMS = 2000
 
-#: A learner's call, a cell and a kata's batch are limited in *CPU* seconds (the time
-#: the code spends computing), so that a busy machine never changes a verdict.  What
-#: waits instead of computing (a sleep, a blocked read) is stopped by a wall-clock
-#: safety: this many times the limit, plus :data:`WALL_GRACE` seconds.
-WALL_FACTOR = 4.0
-WALL_GRACE = 5.0
-
-
-def wall_seconds(cpu_seconds: float) -> float:
-    """The wall-clock safety of a limit of ``cpu_seconds`` CPU seconds.
-
-    >>> wall_seconds(2.0)
-    13.0
-    """
-    return cpu_seconds * WALL_FACTOR + WALL_GRACE
-
-
 class Opaque:
     """A value the child could not send as plain data (a class the kata does not know)."""
 

@@ -97,8 +97,8 @@ def _gradescope(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     from ..files import write_atomic
+    from .class_report import report_html
     from .gradebook import load_gradebook
-    from .report import report_html
 
     book = load_gradebook(args.gradebook)
     write_atomic(args.html, report_html(book, title=args.title))

@@ -102,7 +102,7 @@ def build_wheel(folder: Path) -> Path:
     """Build box-gin's wheel from a copy of its source tree into ``folder``: pure Python
     (the optional compiled path is left out, so it installs on any Python 3.11+).  The
     checkout itself is never touched: its compiled kernels stay in force."""
-    from ..files import build_pure_wheel
+    from ..tools.kit import build_pure_wheel
 
     if not (PROJECT_ROOT / "pyproject.toml").is_file():
         raise BundleError(_("box-gin's source tree was not found next to the installed "

@@ -18,7 +18,7 @@ written into the home folder:
   line of servers it skipped.
 
 The kit's own notebooks are trusted, and no others: before JupyterLab starts, every
-notebook git tracks in the kit (``box_gin.files.kit_files``) is signed in a notary of the
+notebook git tracks in the kit (``box_gin.tools.kit.kit_files``) is signed in a notary of the
 kit's own (``FOLDER/build/lab-trust``, ``NotebookNotary.data_dir``), so a fresh clone's
 saved outputs show with their styles (JupyterLab's sanitizer drops the ``<style>`` of an
 untrusted output: the cards would run together) and the server does not warn "Notebook
@@ -115,7 +115,7 @@ def trust_kit(folder: Path) -> list[Path]:
     import nbformat
     from nbformat.sign import NotebookNotary
 
-    from ..files import kit_files
+    from .kit import kit_files
 
     folder = folder.resolve()
     (folder / TRUST).mkdir(mode=0o700, parents=True, exist_ok=True)

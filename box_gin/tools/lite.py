@@ -14,7 +14,7 @@ Everything the site needs is assembled from the package registries, never from a
   fails at once with ``ModuleNotFoundError`` instead of asking for a file that is not
   there;
 * box-gin itself is a pure wheel built from a copy of this checkout with
-  ``BOX_GIN_NO_COMPILE=1`` (``box_gin.files.build_pure_wheel``: the checkout's compiled
+  ``BOX_GIN_NO_COMPILE=1`` (``box_gin.tools.kit.build_pure_wheel``: the checkout's compiled
   kernels are never touched)
   (less the catalogs' .po sources: the browser reads the compiled .mo files), added to
   the lock with its dependencies (babel, rich) and the widget packages, and
@@ -187,12 +187,12 @@ def pip_errors(stderr: str) -> str:
 
 
 def _files() -> Any:
-    """box_gin.files (standard library only), loaded by its path: this module also runs
-    as a script, from a checkout where box-gin is not installed."""
+    """box_gin.tools.kit (standard library only), loaded by its path: this module also
+    runs as a script, from a checkout where box-gin is not installed."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
-        "box_gin_files", Path(__file__).resolve().parents[1] / "files.py")
+        "box_gin_kit", Path(__file__).resolve().with_name("kit.py"))
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -203,7 +203,7 @@ def build_box_gin_wheel(root: Path, dest: Path) -> Path:
     """box-gin as a pure wheel, built from the checkout without its C extension."""
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
-    # Built from a copy (box_gin.files.build_pure_wheel): the checkout's compiled
+    # Built from a copy (box_gin.tools.kit.build_pure_wheel): the checkout's compiled
     # extension, which its editable install uses, is never touched.
     try:
         _files().build_pure_wheel(root, dest)

@@ -101,7 +101,7 @@ def tagged(name: str, lang: str) -> str:
 
 def sources(root: Path = ROOT) -> list[Source]:
     """The English notebooks: the six teaching notebooks, the play app, the katas."""
-    from ..files import kit_files  # never a checkpoint or a learner's scratch notebook
+    from .kit import kit_files  # never a checkpoint or a learner's scratch notebook
 
     teaching = kit_files(root, "notebooks/[0-9]*.ipynb")
     play = [root / "notebooks" / "play.ipynb"]

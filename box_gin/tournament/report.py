@@ -16,7 +16,7 @@ from typing import Any
 from ..hand import Hand, Role
 from ..i18n import _, format_number, get_language, is_rtl, ngettext
 from ..match import Match
-from ..platforms.report import PAGE_STYLE
+from ..platforms.class_report import PAGE_STYLE
 from ..rules import Rules
 from ..views.cards import STYLE
 from ..views.html import deal_html, match_html, result_html

@@ -48,11 +48,11 @@ from typing import Any
 
 from ..checker.bots import BOT_CHILD, bot_sandbox
 from ..checker.caps import Limits
-from ..checker.protocol import ChildGone
+from ..checker.protocol import ChildGone, Ready
 from ..checker.sandbox import Sandbox
 from ..checker.seatwire import encode
 from ..katas.specs.nb7_bots import cpu_timer
-from ..katas.wire import wall_seconds
+from ..katas.timer import wall_seconds
 from ..rules import Rules
 from .core import Budget, Reply, Request
 
@@ -162,9 +162,9 @@ class SandboxedPlayer:
         if ready.get("t") != "ready":
             self.close()
             return self.start()
-        self.has_play, self.has_advise = bool(ready.get("play")), bool(ready.get("advise"))
-        errors = ready.get("errors")
-        self.errors = [str(e)[:200] for e in errors[:20]] if isinstance(errors, list) else []
+        said = Ready.read(ready, 200)
+        self.has_play, self.has_advise = said.play, said.advise
+        self.errors = list(said.errors)
 
     def _exchange(self, data: bytes, seconds: float) -> None:
         """Write ``data`` to the child within ``seconds``."""

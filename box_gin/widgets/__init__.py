@@ -14,7 +14,7 @@ from .deal import DealWidget
 from .game_table import GameTable
 from .knock_trainer import KnockTrainer
 from .meld_explorer import MeldExplorer
-from .scoring import ScoringWidget
+from .scoring_widget import ScoringWidget
 
 __all__ = [
     "STYLESHEET", "BoxGinWidget", "CardButton", "DealWidget", "GameTable", "KnockTrainer",

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 from ..actions import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, discard, knock
 from ..bots import Advice, Bot, advise, make_bot
+from ..bots.seats import play_bots
 from ..cards import Card
 from ..compat import chart_needs_full_install, have_matplotlib
 from ..errors import BoxGinError
@@ -333,7 +334,8 @@ class GameTable(BoxGinWidget):
                 self.play(discard(self.selected) if key == "discard" else knock(self.selected))
         return handler
 
-    def _apply(self, name: str, act: Action) -> None:
+    def _apply(self, name: str, act: Action) -> bool:
+        """Play ``act`` for ``name``; True when it ended a hand (shown until the next)."""
         match = self.match
         role = match.role_of(name)
         before = match.hand.cards(role)
@@ -345,33 +347,30 @@ class GameTable(BoxGinWidget):
         elif role is self.seat:
             new = set(match.hand.cards(role)) - set(before)
             self.drawn = next(iter(new)) if new else None
+        return result is not None
 
     def _run_bots(self) -> None:
         """Let the bots act until it is your turn (as sitter: until the captain waits for
         your advice), a hand ends, or the game ends."""
-        match = self.match
-        while self.showing is None and not match.is_over:
-            name = match.to_play
-            if name is None or name == self.human:
-                return
-            if match.role_of(self.human) is Role.SITTER and \
-                    match.roles[Role.CAPTAIN] == name:
-                if self._advice_pending:
-                    return
-                self._captain_acts_on_advice(name)
-                continue
-            view = match.view(name)
-            assert isinstance(view, SeatView)            # the player to act is never sitter
-            self._apply(name, self.bots[name](view))
+        play_bots(self.match, self._decide, self._apply)
 
-    def _captain_acts_on_advice(self, name: str) -> None:
-        """The bot captain plays: your advice, when you gave one, else its own choice."""
-        advice, self.given_advice, self._advice_pending = self.given_advice, None, True
-        if advice is not None:
-            self.moves.append(_("Your advice: {action}").format(action=advice.label))
-        view = self.match.view(name)
-        assert isinstance(view, SeatView)
-        self._apply(name, advice if advice is not None else self.bots[name](view))
+    def _decide(self, name: str) -> Action | None:
+        """A bot seat's action; None while the table waits: for you, for your advice (a
+        bot captain with you as its sitter), or on a hand's end being shown."""
+        match = self.match
+        if self.showing is not None or name == self.human:
+            return None
+        view = match.view(name)
+        assert isinstance(view, SeatView)            # the player to act is never sitter
+        if match.role_of(self.human) is Role.SITTER and match.roles[Role.CAPTAIN] == name:
+            if self._advice_pending:
+                return None
+            # The bot captain plays your advice, when you gave one, else its own choice.
+            advice, self.given_advice, self._advice_pending = self.given_advice, None, True
+            if advice is not None:
+                self.moves.append(_("Your advice: {action}").format(action=advice.label))
+                return advice
+        return self.bots[name](view)
 
     @_an_input
     def ask_advice(self) -> None:

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from box_gin import STANDARD, Match, Role
-from box_gin.files import kit_files
+from box_gin.tools.kit import kit_files
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from box_gin import best_melds
 from box_gin.cards import Card
-from box_gin.files import kit_files
+from box_gin.tools.kit import kit_files
 
 pytestmark = pytest.mark.browser
 

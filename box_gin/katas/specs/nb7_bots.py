@@ -28,11 +28,8 @@ it returned 'gin', which is not an action: return one of view.legal_actions
 from __future__ import annotations
 
 import random
-import signal
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +41,7 @@ from ...i18n import _, format_number, format_short
 from ...match import SitterView
 from ...rules import PRESETS
 from ..core import Kata, KataResult, gone_text, not_written
+from ..timer import Rang, arm, disarm, timers
 
 #: The bot kata's notebook, and the functions it asks for.
 NOTEBOOK = (7, "07_write_a_bot")
@@ -466,37 +464,6 @@ def play_lockstep(kind: str, hands: Sequence[Deal], ask_many: AskMany,
     return Legality(kind, len(hands), decisions, slowest, fault, timing.decision, cpu)
 
 
-class _Rang(BaseException):
-    """A decision's timer rang (raised inside the learner's function): ``which`` one,
-    "cpu" or "wall"."""
-
-    def __init__(self, which: str) -> None:
-        super().__init__(which)
-        self.which = which
-
-
-@contextmanager
-def _timers() -> Iterator[bool]:
-    """Signals that stop a decision that runs past its time, while the hands are played
-    (True); where signals cannot be used (not the main thread), False."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(
-            signal, "setitimer"):
-        yield False
-        return
-
-    def ring(signum: int, frame: Any) -> None:
-        raise _Rang("cpu" if signum == signal.SIGPROF else "wall")
-
-    before = signal.signal(signal.SIGPROF, ring), signal.signal(signal.SIGALRM, ring)
-    try:
-        yield True
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGPROF, before[0])
-        signal.signal(signal.SIGALRM, before[1])
-
-
 def _message(exc: BaseException) -> str:
     try:
         return str(exc)[:200]
@@ -515,15 +482,13 @@ def local_ask(fn: Callable[..., Any], kind: str, timing: Timing, timed: bool) ->
         cpu, wall = time.process_time(), time.perf_counter()
         try:
             if timed:
-                signal.setitimer(signal.ITIMER_PROF, cpu_timer(timing.decision))
-                signal.setitimer(signal.ITIMER_REAL, timing.wall)
+                arm(cpu_timer(timing.decision), timing.wall)
             try:
                 action, shown = described(kind, fn(asked))  # a hostile __repr__ timed too
             finally:
                 if timed:
-                    signal.setitimer(signal.ITIMER_REAL, 0)
-                    signal.setitimer(signal.ITIMER_PROF, 0)
-        except _Rang as rang:
+                    disarm()
+        except Rang as rang:
             stopped = rang.which
         except KeyboardInterrupt:  # the learner stops the cell
             raise
@@ -544,7 +509,7 @@ def legality(fn: Callable[..., Any], kind: str = "play", *, hands: int = HANDS,
     if kind not in SEATS:
         raise ValueError(f"kind must be 'play' or 'advise', not {kind!r}")
     timing = timing or Timing(decision=seconds)
-    with _timers() as timed:
+    with timers() as timed:
         return play_hands(kind, all_deals(kind, hands, seed), local_ask(fn, kind, timing, timed),
                           timing)
 

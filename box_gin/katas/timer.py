@@ -1,0 +1,91 @@
+"""One timer for every run of a learner's code: a cell, a kata's call, a bot's decision.
+
+Standard library only: the sandboxed children load this file by its path before any
+learner code runs, and the notebook's own checks (``feedback.call_once``, the bot kata's
+``local_ask``) use it in the learner's kernel.
+
+A limit is in *CPU* seconds (``ITIMER_PROF``: the time the code spends computing), so
+that a busy machine never changes a verdict.  What waits instead of computing (a sleep, a
+blocked read) is stopped by a wall-clock safety (``ITIMER_REAL``): by default
+:func:`wall_seconds` of the limit.  Either timer raises :class:`Rang` inside the code
+that runs, which says which one rang.
+
+>>> with timers() as usable:
+...     arm(5.0)
+...     disarm()
+>>> wall_seconds(2.0)
+13.0
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+#: The wall-clock safety of a limit: this many times the limit, plus :data:`WALL_GRACE`.
+WALL_FACTOR = 4.0
+WALL_GRACE = 5.0
+
+
+def wall_seconds(cpu_seconds: float) -> float:
+    """The wall-clock safety of a limit of ``cpu_seconds`` CPU seconds."""
+    return cpu_seconds * WALL_FACTOR + WALL_GRACE
+
+
+class Rang(BaseException):
+    """A timer rang inside the learner's code: ``which``, ``"cpu"`` or ``"wall"``.
+
+    A ``BaseException``, so that a learner's ``except Exception`` does not swallow it."""
+
+    def __init__(self, which: str) -> None:
+        super().__init__(which)
+        self.which = which
+
+
+def _ring(signum: int, frame: Any) -> None:
+    raise Rang("cpu" if signum == signal.SIGPROF else "wall")
+
+
+def usable() -> bool:
+    """Whether signals can stop code here (the main thread, a system with ``setitimer``)."""
+    return threading.current_thread() is threading.main_thread() and hasattr(
+        signal, "setitimer")
+
+
+@contextmanager
+def timers() -> Iterator[bool]:
+    """While the block runs, the two timers raise :class:`Rang`; yields whether they can
+    be used here (where they cannot, :func:`arm` must not be called).  Afterwards both
+    are off and the previous handlers are back."""
+    if not usable():
+        yield False
+        return
+    before = signal.signal(signal.SIGPROF, _ring), signal.signal(signal.SIGALRM, _ring)
+    try:
+        yield True
+    finally:
+        disarm()
+        signal.signal(signal.SIGPROF, before[0])
+        signal.signal(signal.SIGALRM, before[1])
+
+
+def install() -> None:
+    """The timers raise :class:`Rang` for the rest of the process (a sandboxed child)."""
+    signal.signal(signal.SIGPROF, _ring)
+    signal.signal(signal.SIGALRM, _ring)
+
+
+def arm(cpu_seconds: float, wall: float | None = None) -> None:
+    """Start both timers: ``cpu_seconds`` of CPU time (0: none) and ``wall`` seconds on
+    the clock (by default :func:`wall_seconds` of ``cpu_seconds``)."""
+    signal.setitimer(signal.ITIMER_PROF, cpu_seconds)
+    signal.setitimer(signal.ITIMER_REAL, wall_seconds(cpu_seconds) if wall is None else wall)
+
+
+def disarm() -> None:
+    """Stop both timers (the clock's first: it is the one that may ring while waiting)."""
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.setitimer(signal.ITIMER_PROF, 0)
