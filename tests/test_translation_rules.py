@@ -352,17 +352,23 @@ def shown(line: str) -> str:
 
 def rtl_faults(line: str) -> list[str]:
     """Why a printed Hebrew line does not read right to left: not in a right-to-left
-    isolate; its first character not at its right end; its label (before the colon) not
-    to the right of its value."""
+    isolate; Jupyter's left-to-right block not showing it as a right-to-left paragraph
+    would; its label (before the colon) not to the right of its value; a card out of
+    order."""
+    from bidi import get_display
+
     if not HEBREW.search(line):
         return []
     faults = []
-    if not (line.startswith(RLI) and line.rstrip().endswith("\u2069")):
+    inner = line.strip()
+    if inner.startswith(RLI) and inner.endswith("\u2069"):
+        inner = inner[1:-1]
+    else:
         faults.append("not in a right-to-left isolate")
     logical = CONTROLS.sub("", line).strip()
     visual = shown(line).strip()
-    if logical and visual and visual[-1] != logical[0].translate(MIRROR):
-        faults.append("its first character is not at its right end")
+    if visual != CONTROLS.sub("", get_display(inner, base_dir="R")).strip():
+        faults.append("not shown as a right-to-left paragraph")
     if logical.count(":") == 1 and visual.count(":") == 1:
         label, value = logical.split(":")
         left, right = visual.split(":")
@@ -377,11 +383,11 @@ def rtl_faults(line: str) -> list[str]:
 
 @pytest.mark.parametrize(("line", "why"), [
     ("הקלף הפתוח: \u20688D\u2069   בקופה: \u206831\u2069",
-     ["not in a right-to-left isolate", "its first character is not at its right end"]),
+     ["not in a right-to-left isolate", "not shown as a right-to-left paragraph"]),
     ("✔ \u2068play\u2069: חוקית ב־\u20681,032\u2069 ידיים.",
-     ["not in a right-to-left isolate", "its first character is not at its right end"]),
+     ["not in a right-to-left isolate", "not shown as a right-to-left paragraph"]),
     ("סיבוב \u20681\u2069: Ada 2♥, Ben 5♠, Cy 5♣",
-     ["not in a right-to-left isolate", "its first character is not at its right end",
+     ["not in a right-to-left isolate", "not shown as a right-to-left paragraph",
       "its value comes before its label"]),
     ("\u2067סיבוב \u20681\u2069: Ada 2♥, Ben 5♠, Cy 5♣\u2069", ["a card out of order: 5♣"]),
     (right_to_left_line("סיבוב \u20681\u2069: Ada 2♥, Ben 5♠, Cy 5♣"), []),

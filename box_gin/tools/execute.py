@@ -23,7 +23,7 @@ from typing import Any
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 #: Notebook metadata keys kept (everything else, such as ``widgets``, is dropped).
-KEEP_METADATA = ("kernelspec", "language_info", "nbgrader", "title", "authors")
+KEEP_METADATA = ("kernelspec", "language_info", "nbgrader", "title", "authors", "box_gin")
 #: Cell metadata keys dropped: timings, and state that changes from run to run.
 DROP_CELL_METADATA = ("execution", "collapsed", "scrolled", "ExecuteTime", "widgets")
 

@@ -34,7 +34,6 @@ import json
 import posixpath
 import re
 import sys
-import tokenize
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,27 +42,21 @@ from typing import Any
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
-from ..errors import BoxGinError
 from ..i18n import LANGUAGES, RTL_LANGUAGES, isolate_ltr
+from . import notebook_stamp as stamps
+from .notebook_messages import CELL_SPLIT, MARKER, TranslationError, Unit, cell_source, cell_units
+
+# read here by the tests:
+from .notebook_messages import CODE_SPAN as CODE_SPAN
+from .notebook_messages import HEBREW as HEBREW
+from .notebook_messages import PLACEHOLDER as PLACEHOLDER
+from .notebook_messages import markdown_units as markdown_units
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = Path("notebooks") / "locale"
-#: The marker that makes the string literals of a code line translatable; ``# i18n: chart``
-#: also marks text that matplotlib draws (a note for the translator).
-MARKER = re.compile(r"[ \t]*#\s*i18n(?::\s*(chart))?[ \t]*$")
 STABLE_DATE = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
-#: Comments that are instructions to tools, never prose.
-TOOL_COMMENT = re.compile(r"#\s*(?:##|type:|noqa|pragma|fmt:|i18n(?::\s*chart)?\s*$)")
-STRING = re.compile(r"(?s)^([rRuUfF]{0,2})('''|\"\"\"|'|\")(.*)\2$")
-BULLET = re.compile(r"^(\s*(?:[-*+]|\d{1,9}[.)])[ \t]+)")
-HEADING = re.compile(r"^(\s*#{1,6}[ \t]+)")
-CELL_SPLIT = re.compile(r"\s*(?<!\\)\|\s*")
 SET_LANGUAGE = re.compile(r"""set_language\((["'])en\1\)""")
 IMPORT_SET_LANGUAGE = re.compile(r"^(from box_gin\.i18n import .*?)\bset_language\b", re.M)
-
-
-class TranslationError(BoxGinError):
-    """A notebook or catalog that cannot be translated as it stands."""
 
 
 @dataclass(frozen=True)
@@ -114,180 +107,6 @@ def sources(root: Path = ROOT) -> list[Source]:
 def languages() -> tuple[str, ...]:
     """Every language but English."""
     return tuple(lang for lang in LANGUAGES if lang != "en")
-
-
-# --- cutting a cell into messages ------------------------------------------------------
-
-@dataclass(frozen=True)
-class Unit:
-    """One message of a cell: where it sits and how it is written back.
-
-    ``first``/``last`` are 0-based line numbers (markdown) or token positions (code)."""
-
-    kind: str           # heading, paragraph, list item, table row, comment, docstring, string
-    text: str           # the message (msgid)
-    first: int
-    last: int
-    prefix: str = ""    # text kept before the message on its first line
-    col: int = 0        # code: column where the replaced text starts
-    end_col: int = 0    # code: column where it ends (on line ``last``)
-    quote: str = ""     # code strings: prefix letters and quotes, kept
-    indent: str = ""    # code docstrings: indentation of continuation lines
-
-    @property
-    def comment(self) -> str:
-        return {
-            "table row": "table row: keep one ' | ' between cells, as many cells",
-            "string": "code string: keep every {placeholder}; no quote characters",
-            "chart": "chart text (code string): keep every {placeholder}; no quotes",
-            "docstring": "docstring of a function the learner reads",
-            "comment": "code comment",
-        }.get(self.kind, f"markdown {self.kind}")
-
-
-def _md() -> Any:
-    from markdown_it import MarkdownIt
-
-    return MarkdownIt("commonmark").enable("table")
-
-
-def _one_line(text: str) -> str:
-    return " ".join(part.strip() for part in text.split("\n"))
-
-
-def markdown_units(source: str) -> list[Unit]:
-    """The messages of a markdown cell, in order."""
-    lines = source.split("\n")
-    tokens = _md().parse(source)
-    units: list[Unit] = []
-    item_starts: list[int] = []
-    row: list[str] | None = None
-    row_line = 0
-    for i, token in enumerate(tokens):
-        if token.type == "list_item_open" and token.map:
-            item_starts.append(token.map[0])
-        elif token.type == "list_item_close":
-            item_starts.pop()
-        elif token.type in ("heading_open", "paragraph_open") and token.map:
-            first, last = token.map[0], token.map[1] - 1
-            inline = tokens[i + 1].content
-            line = lines[first]
-            if token.type == "heading_open":
-                match = HEADING.match(line)
-                kind = "heading"
-            elif item_starts and item_starts[-1] == first:
-                match = BULLET.match(line)
-                kind = "list item"
-            else:
-                match = re.match(r"^\s*", line)
-                kind = "paragraph"
-            prefix = match.group(1) if match and match.groups() else (
-                match.group(0) if match else "")
-            if token.type == "heading_open" and last > first:
-                raise TranslationError(f"setext heading at line {first + 1}: use '#'")
-            if inline.strip():
-                units.append(Unit(kind, _one_line(inline), first, last, prefix))
-        elif token.type == "tr_open" and token.map:
-            row, row_line = [], token.map[0]
-        elif token.type == "inline" and row is not None:
-            row.append(token.content.strip())
-        elif token.type == "tr_close" and row is not None:
-            line = lines[row_line]
-            prefix = re.match(r"^\s*", line).group(0)  # type: ignore[union-attr]
-            if any(row):
-                units.append(Unit("table row", " | ".join(row), row_line, row_line, prefix))
-            row = None
-    return units
-
-
-def _docstring_positions(source: str) -> set[tuple[int, int]]:
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return set()
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value,
-                                                                     ast.Constant) \
-                    and isinstance(body[0].value.value, str):
-                found.add((body[0].lineno, body[0].col_offset))
-    return found
-
-
-def _comment_text(token: str) -> str:
-    """The prose of a comment: without its ``#`` and without a trailing marker."""
-    match = MARKER.search(token, 1)
-    return token[1: match.start() if match else len(token)].strip()
-
-
-def code_units(source: str) -> list[Unit]:
-    """The messages of a code cell: comments, docstrings and marked string literals."""
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
-    except (tokenize.TokenError, SyntaxError, IndentationError) as err:
-        raise TranslationError(f"code cell does not tokenize: {err}") from None
-    lines = source.split("\n")
-    marked = {t.start[0]: bool(m.group(1)) for t in tokens if t.type == tokenize.COMMENT
-              and (m := MARKER.search(t.string))}
-    docstrings = _docstring_positions(source)
-    units = []
-    for t in tokens:
-        (row, col), (end_row, end_col) = t.start, t.end
-        if t.type == tokenize.COMMENT:
-            if TOOL_COMMENT.match(t.string):
-                continue
-            text = _comment_text(t.string)
-            if text:
-                units.append(Unit("comment", text, row - 1, row - 1, "", col, end_col))
-        elif t.type == tokenize.STRING:
-            docstring = (row, col) in docstrings
-            if not docstring and end_row not in marked:
-                continue
-            match = STRING.match(t.string)
-            if match is None or "b" in match.group(1).lower():
-                continue
-            letters, quote, body = match.groups()
-            indent = ""
-            if docstring and "\n" in body:
-                indent = re.match(r"^\s*", lines[row - 1]).group(0)  # type: ignore[union-attr]
-                body = "\n".join(part.strip() if n else part
-                                 for n, part in enumerate(body.split("\n")))
-            if any(ch.isalpha() for ch in body):
-                kind = "docstring" if docstring else "chart" if marked[end_row] else "string"
-                units.append(Unit(kind, body, row - 1, end_row - 1, "", col, end_col,
-                                  letters + quote, indent))
-    return units
-
-
-def cell_source(cell: dict[str, Any]) -> str:
-    src = cell.get("source", "")
-    return "".join(src) if isinstance(src, list) else str(src)
-
-
-CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
-HEBREW = re.compile(r"[\u0590-\u05ff]")
-PLACEHOLDER = re.compile(r"\{[^{}]*\}")
-WORD = re.compile(r"[^\W\d_]{2,}")
-
-
-def has_prose(text: str) -> bool:
-    """Whether ``text`` holds words to translate once its code spans and placeholders are
-    set aside (a table row of code only, such as ``| `7H 7S 7D` | `True` |``, has none)."""
-    return WORD.search(PLACEHOLDER.sub(" ", CODE_SPAN.sub(" ", text))) is not None
-
-
-def cell_units(cell: dict[str, Any]) -> list[Unit]:
-    """The messages of one cell (none for raw cells), leaving out text with no prose."""
-    source = cell_source(cell)
-    if cell.get("cell_type") == "markdown":
-        units = markdown_units(source)
-    elif cell.get("cell_type") == "code":
-        units = code_units(source)
-    else:
-        units = []
-    return [unit for unit in units if has_prose(unit.text)]
 
 
 # --- catalogs ---------------------------------------------------------------------------
@@ -477,11 +296,35 @@ def _code(source: str, units: list[Unit], table: dict[str, str], lang: str) -> s
     return "\n".join(MARKER.sub("", line) for line in lines)
 
 
+#: Right to left, what a notebook prints is shown right to left (box_gin.rtl_output).
+RTL_IMPORT = "from box_gin.rtl_output import print_right_to_left"
+RTL_CALL = "print_right_to_left()"
+
+
+def _right_to_left(source: str) -> str:
+    """The first code cell of a right-to-left notebook: after its ``box_gin.i18n`` import
+    it imports :func:`box_gin.rtl_output.print_right_to_left`, and calls it right after
+    ``set_language``, before anything is printed."""
+    lines = source.split("\n")
+    at = next(i for i, line in enumerate(lines) if "set_language(" in line
+              and not line.lstrip().startswith(("from ", "import ")))
+    lines.insert(at + 1, RTL_CALL)
+    imports = [i for i, line in enumerate(lines) if line.startswith("from box_gin.i18n import")]
+    lines.insert(imports[0] + 1 if imports else at, RTL_IMPORT)
+    return "\n".join(lines)
+
+
 def _with_language(source: str, lang: str) -> str:
     """The first code cell, switched to ``lang`` (and, right to left, importing
-    :func:`box_gin.i18n.isolate`, which the translated f-strings call)."""
+    :func:`box_gin.i18n.isolate`, which the translated f-strings call, and showing
+    printed lines right to left)."""
     if lang in RTL_LANGUAGES:
         source = IMPORT_SET_LANGUAGE.sub(r"\1isolate, set_language", source, count=1)
+        return _right_to_left(_set_language(source, lang))
+    return _set_language(source, lang)
+
+
+def _set_language(source: str, lang: str) -> str:
     if SET_LANGUAGE.search(source):
         return SET_LANGUAGE.sub(f'set_language("{lang}")', source)
     names = "isolate, set_language" if lang in RTL_LANGUAGES else "set_language"
@@ -523,7 +366,8 @@ def translate_notebook(nb: dict[str, Any], table: dict[str, str], lang: str,
                 first_code = False
         new["source"] = source.splitlines(keepends=True)
         cells.append(new)
-    return {**nb, "cells": cells}
+    metadata = {**nb.get("metadata", {}), stamps.KEY: {"language": lang}}
+    return {**nb, "cells": cells, "metadata": metadata}
 
 
 def _same_text(a: dict[str, Any], b: dict[str, Any]) -> bool:
@@ -545,7 +389,9 @@ class Plan:
     source: Source
     lang: str
     notebook: dict[str, Any]
-    stale: bool         # the committed translation's text differs (or it is missing)
+    stale: bool         # the committed translation's text differs (or it is missing),
+                        # or a UI translation its outputs show has changed
+    unstamped: bool = False  # written before notebooks carried their language and stamp
 
 
 def plan(source: Source, lang: str, root: Path = ROOT) -> Plan:
@@ -554,8 +400,10 @@ def plan(source: Source, lang: str, root: Path = ROOT) -> Plan:
     new = translate_notebook(nb, table, lang, str(source.path), source.group)
     target = source.target(root, lang)
     old = read_notebook(target) if target.exists() else None
-    stale = old is None or not _same_text(old, new) or not _executed(old)
-    return Plan(source, lang, new, stale)
+    stale = old is None or not _same_text(old, new) or not _executed(old) or (
+        stamps.KEY in old.get("metadata", {}) and not stamps.fresh(old, lang, root))
+    return Plan(source, lang, new, stale, old is not None and stamps.KEY not in old.get(
+        "metadata", {}))
 
 
 def problems(root: Path = ROOT, langs: Iterable[str] | None = None) -> list[str]:
@@ -571,13 +419,13 @@ def problems(root: Path = ROOT, langs: Iterable[str] | None = None) -> list[str]
             continue
         for source in sources(root):
             p = plan(source, lang, root)
-            if p.stale:
+            if p.stale or p.unstamped:
                 out.append(f"{source.target(root, lang).relative_to(root)}: out of date: "
                            "run `make translations`")
             exercise = source.exercise(root, lang)
             if exercise is not None and not p.stale and (
                     not exercise.exists() or exercise.read_text(encoding="utf-8")
-                    != _exercise_text(p.notebook, source)):
+                    != _exercise_text(read_notebook(source.target(root, lang)), source)):
                 out.append(f"{exercise.relative_to(root)}: out of date: "
                            "run `make translations`")
     return out
@@ -625,14 +473,21 @@ def build(root: Path = ROOT, langs: Iterable[str] | None = None, jobs: int = 1,
             if p.stale or force:
                 write_atomic(target, dumps(p.notebook))
                 todo.append((str(target), lang))
+            elif p.unstamped:  # outputs kept: stamped as they are, once
+                write_atomic(target, dumps(stamps.stamped(read_notebook(target), lang, root)))
+                print(f"stamped {target.relative_to(root)}")
             else:
                 print(f"up to date {target.relative_to(root)}")
     if todo:
+        langs_of = dict(todo)
         for path, err in _run(todo, jobs):
             print(f"executed {Path(path).relative_to(root)}" if not err else
                   f"FAILED {path}: {err}", flush=True)
             if err:
                 report.append(f"{path}: execution failed: {err}")
+            else:  # the language and the UI messages its new outputs show
+                write_atomic(Path(path), dumps(stamps.stamped(read_notebook(Path(path)),
+                                                              langs_of[path], root)))
     for lang in chosen:
         for source in sources(root):
             exercise = source.exercise(root, lang)

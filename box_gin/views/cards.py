@@ -109,4 +109,5 @@ class Folded:
         summary = self.summary if self.summary is not None else _("Show the numbers")
         return (f'<details class="bg-folded"{dir_attribute()}><summary style="cursor:pointer;'
                 f'font-weight:600;color:#1f4e79">{html.escape(summary)}</summary>'
-                f'<pre class="bg-folded-text" dir="ltr">{html.escape(self.text)}</pre></details>')
+                f'<pre class="bg-folded-text" dir="{"rtl" if is_rtl() else "ltr"}">'
+                f'{html.escape(self.text)}</pre></details>')

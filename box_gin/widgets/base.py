@@ -211,7 +211,10 @@ class BoxGinWidget(w.VBox):  # type: ignore[misc]
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
         bundle: dict[str, Any] | None = super()._repr_mimebundle_(**kwargs)
         if bundle is not None:
-            bundle["text/html"] = self.static_html()
+            html_view = self.static_html()
+            # right to left, every read-out of the view reads so (cards keep left to right)
+            bundle["text/html"] = f'<div dir="rtl">{html_view}</div>' if is_rtl() and \
+                html_view else html_view
         return bundle
 
     def __repr__(self) -> str:

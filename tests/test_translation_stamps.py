@@ -1,0 +1,108 @@
+"""`make translations` leaves no stale words in stored outputs: a generated notebook is
+stamped with the UI messages its outputs show, and a changed translation of one of them
+makes it out of date (box_gin/tools/notebook_stamp.py); Hebrew notebooks print right to
+left from their first cell (issue 38)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any
+
+from box_gin.rtl_output import RLI, RightToLeftLines
+from box_gin.tools import notebook_stamp as stamps
+from box_gin.tools import translate_notebooks as tn
+
+PO = """msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\\n"
+
+msgid "Show the numbers"
+msgstr "Voir les chiffres"
+
+msgid "{name} knocks with {value}"
+msgstr "{name} frappe avec un reste de {value}"
+
+msgid "New table"
+msgstr "Nouvelle table"
+"""
+
+
+def root_with(tmp_path: Path, po: str) -> Path:
+    path = stamps.ui_catalog(tmp_path, "fr")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(po, encoding="utf-8")
+    return tmp_path
+
+
+def executed(*printed: str) -> dict[str, Any]:
+    return {"cells": [{"cell_type": "code", "source": "print(x)", "outputs": [
+        {"output_type": "stream", "name": "stdout", "text": [line + "\n" for line in printed]}
+    ]}], "metadata": {}}
+
+
+def test_a_changed_translation_the_outputs_show_makes_the_notebook_out_of_date(
+        tmp_path: Path) -> None:
+    root = root_with(tmp_path, PO)
+    nb = stamps.stamped(executed("Ada frappe avec un reste de 4"), "fr", root)
+    assert nb["metadata"]["box_gin"]["language"] == "fr"
+    assert stamps.fresh(nb, "fr", root)
+    # a message the outputs do not show changes: nothing to run again
+    root_with(tmp_path, PO.replace("Nouvelle table", "Une nouvelle table"))
+    assert stamps.fresh(nb, "fr", root)
+    # the message they show changes: its old words are in the outputs, run it again
+    root_with(tmp_path, PO.replace("frappe avec un reste de", "frappe, reste :"))
+    assert not stamps.fresh(nb, "fr", root)
+
+
+def test_a_notebook_never_stamped_is_not_fresh(tmp_path: Path) -> None:
+    root = root_with(tmp_path, PO)
+    assert not stamps.fresh(executed("Ada frappe avec un reste de 4"), "fr", root)
+
+
+def test_the_stamp_reads_printed_html_and_isolated_output(tmp_path: Path) -> None:
+    root = root_with(tmp_path, PO)
+    html = {"cells": [{"cell_type": "code", "source": "", "outputs": [{
+        "output_type": "display_data",
+        "data": {"text/html": ["<details><summary>Voir les chiffres</summary></details>"]}}]}],
+        "metadata": {}}
+    isolated = executed("\u2068Ada\u2069 frappe avec un reste de \u20684\u2069")
+    assert stamps.ui_messages_hash(html, "fr", root) != stamps.ui_messages_hash(
+        executed("rien"), "fr", root)
+    assert stamps.ui_messages_hash(isolated, "fr", root) == stamps.ui_messages_hash(
+        executed("Ada frappe avec un reste de 4"), "fr", root)
+
+
+def test_the_hebrew_first_cell_prints_right_to_left_after_setting_the_language() -> None:
+    source = ("from box_gin import Card\nfrom box_gin.i18n import set_language\n\n"
+              'set_language("en")  # outputs in English\nCard\n')
+    he = tn._with_language(source, "he")
+    lines = he.split("\n")
+    assert lines[1] == "from box_gin.i18n import isolate, set_language"
+    assert lines[2] == tn.RTL_IMPORT
+    assert lines[lines.index('set_language("he")  # outputs in English') + 1] == tn.RTL_CALL
+    assert isinstance(ast.parse(he).body[-1], ast.Expr)  # the value shown stays last
+    assert tn.RTL_CALL not in tn._with_language(source, "fr")
+
+
+class Sink:
+    def __init__(self) -> None:
+        self.written: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.written.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        self.written.append("<flush>")
+
+
+def test_printed_hebrew_lines_go_into_a_right_to_left_isolate() -> None:
+    sink = Sink()
+    out = RightToLeftLines(sink)  # type: ignore[arg-type]
+    out.write("סיבוב 1:")
+    out.write(" Ada 5♣\nplain 1\n")
+    out.write("שלום")
+    assert sink.written == [f"{RLI}סיבוב 1: \u2066Ada 5♣\u2069\u2069\nplain 1\n"]
+    out.flush()
+    assert sink.written[1:] == [f"{RLI}שלום\u2069", "<flush>"]
