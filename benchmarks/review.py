@@ -63,6 +63,17 @@ def playout_rates(n: int) -> dict[str, float]:
         codes = [action_code(greedy_bot(hand.view(Role.CAPTAIN)))]
         starts.append((world, pos.params, codes))
     rates = {}
+    actions = 0
+    for world, params, codes in starts[:1000]:
+        w = world.copy()
+        action, card = codes[0]
+        while True:
+            po.apply(w, action, card)
+            actions += 1
+            if w.phase == po.OVER:
+                break
+            action, card = po.greedy_action(w, params)
+    rates["actions"] = actions / min(n, 1000)
     paths = {"pure": po.pure_finish_each}
     if po.IMPLEMENTATION == "compiled":
         paths["compiled"] = po.finish_each
@@ -79,6 +90,7 @@ def playout_rates(n: int) -> dict[str, float]:
 
         m = max(20, n // 200)
         rates["openspiel"] = m / _cpu(lambda: openspiel.play(m, seed=1))
+        rates["openspiel actions"] = openspiel.play(m, seed=1)[0] / m
     except ImportError:
         pass
     return rates
@@ -177,6 +189,10 @@ def table(quick: bool) -> str:
         mark = "-" if met is None else "met" if met else "**not met**"
         lines.append(f"| {what} | {value} | {target} | {mark} |")
 
+    lines.insert(2, f"- **Playouts**: a greedy hand from the deal takes {rates['actions']:.1f} "
+                    "actions on average" + (
+                        f"; OpenSpiel's random hands {rates['openspiel actions']:.0f} "
+                        "decisions (its chance moves apart)" if "openspiel" in rates else ""))
     if "compiled" in rates:
         row("compiled greedy playouts of complete hands", f"{rates['compiled']:,.0f} hands/s",
             ">= 100,000 hands/s", rates["compiled"] >= 100_000)
@@ -186,6 +202,9 @@ def table(quick: bool) -> str:
         ratio = rates["compiled"] / rates["openspiel"]
         row("compiled playouts / OpenSpiel random playouts", f"{ratio:,.1f}x", ">= 50x",
             ratio >= 50)
+        per_action = ratio * rates["actions"] / rates["openspiel actions"]
+        row("... actions a second, compiled playouts / OpenSpiel's decisions a second",
+            f"{per_action:,.1f}x", "(context: like for like)", None)
     else:
         row("compiled playouts / OpenSpiel random playouts", "OpenSpiel not installed",
             ">= 50x", None)

@@ -28,9 +28,10 @@ The rollout policy, for both players (docs/review.md, "The rollout policy"):
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Sequence
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 from itertools import product
 
 from .. import kernels
@@ -88,7 +89,7 @@ def shuffle(rng: SplitMix64, items: list[int]) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Params:
     """What of the rules a playout reads, as plain numbers."""
 
@@ -105,6 +106,12 @@ class Params:
         """The numbers of ``rules`` for a hand of this knock limit."""
         return Params(knock_limit, rules.gin_bonus, rules.undercut_bonus, rules.big_gin,
                       rules.big_gin_bonus, rules.may_discard_taken_card, doubled)
+
+    @functools.cached_property
+    def packed(self) -> tuple[int, int, int, int, int, int, int]:
+        """The numbers as the compiled playout reads them, in field order."""
+        return (self.knock_limit, self.gin_bonus, self.undercut_bonus, int(self.big_gin),
+                self.big_gin_bonus, int(self.may_discard_taken), int(self.doubled))
 
 
 @dataclass(slots=True)
@@ -289,9 +296,8 @@ def compiled_finish_each(fast: Callable[..., list[int]]) -> Callable[..., list[i
     """:func:`pure_finish_each`'s signature over the compiled ``finish_each``."""
     def finish_each(world: World, params: Params, seat: int,
                     actions: Sequence[tuple[int, int]]) -> list[int]:
-        return fast(tuple(int(x) for x in astuple(params)), world.hands[0], world.hands[1],
-                    world.stock, world.pile, world.to_play, world.phase, world.taken,
-                    int(world.must_stock), seat, list(actions))
+        return fast(params.packed, world.hands[0], world.hands[1], world.stock, world.pile,
+                    world.to_play, world.phase, world.taken, world.must_stock, seat, actions)
 
     finish_each.__doc__ = pure_finish_each.__doc__
     return finish_each
