@@ -106,3 +106,13 @@ def test_printed_hebrew_lines_go_into_a_right_to_left_isolate() -> None:
     assert sink.written == [f"{RLI}סיבוב 1: \u2066Ada 5♣\u2069\u2069\nplain 1\n"]
     out.flush()
     assert sink.written[1:] == [f"{RLI}שלום\u2069", "<flush>"]
+
+
+def test_a_new_message_of_one_word_changes_no_stamp(tmp_path: Path) -> None:
+    root = root_with(tmp_path, PO)
+    nb = stamps.stamped(executed("Ada frappe avec un reste de 4 : capitaine"), "fr", root)
+    root_with(tmp_path, PO + '\nmsgid "captain (role)"\nmsgstr "capitaine"\n')
+    assert stamps.fresh(nb, "fr", root)
+    # one of two words that the outputs show: it counts
+    root_with(tmp_path, PO + '\nmsgid "knocks with"\nmsgstr "frappe avec"\n')
+    assert not stamps.fresh(nb, "fr", root)

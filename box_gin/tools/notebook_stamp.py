@@ -9,7 +9,8 @@ box_gin.po``) whose translation shows in the notebook's outputs, with that trans
 when a translator changes one of them, the stored outputs would keep the old words, and
 the hash computed from them no longer matches, so ``make translations`` runs the
 notebook again.  Messages the outputs do not show do not count, so a new message for the
-classroom server re-executes nothing.
+classroom server re-executes nothing; nor do translations of fewer than two words (a
+role's name), which every output would seem to show.
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ _CONTROLS = re.compile("[\u2066-\u2069\u200e\u200f]")
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 _STYLE = re.compile(r"(?is)<(style|script)\b.*?</\1>")
 _TAG = re.compile(r"<[^<>]*>")
-_WORD = re.compile(r"[^\W\d_]{3,}")
+#: Two words in a row: a translation shorter than that (a role's name, "oui") is found in
+#: every output, and any new message of one word would change every notebook's stamp.
+_WORDS = re.compile(r"[^\W\d_]{2,}[ \u00a0'’-]+[^\W\d_]{2,}")
 
 
 def shown_text(nb: dict[str, Any]) -> str:
@@ -62,8 +65,8 @@ def _patterns(po: Path, mtime: float) -> tuple[tuple[str, tuple[str, ...]], ...]
         msgid = "\x04".join(m.id) if isinstance(m.id, tuple | list) else str(m.id)
         strings = m.string if isinstance(m.string, tuple | list) else [m.string]
         for n, text in enumerate(s for s in strings if s):
-            if not _WORD.search(_PLACEHOLDER.sub(" ", text)):
-                continue  # nothing of its own to recognise
+            if not any(_WORDS.search(part) for part in _PLACEHOLDER.split(text)):
+                continue  # too little of its own to recognise
             parts = tuple(p for p in _PLACEHOLDER.split(_CONTROLS.sub("", text)) if p)
             out.append((f"{msgid}\x00{n}\x00{text}", parts))
     return tuple(out)
