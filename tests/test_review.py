@@ -31,11 +31,19 @@ from box_gin.errors import RecordError
 from box_gin.hand import Phase, Role
 from box_gin.knocking import best_discards
 from box_gin.melds import best_melds
-from box_gin.review import evaluate, read_record, review_hands
+from box_gin.review import evaluate, playout, read_record, review_hands
 from box_gin.review import records as records_module
 from box_gin.review.evaluate import EXACT_LIMIT, position
 from box_gin.review.playout import SplitMix64
 from box_gin.review.ratings import Rating, rate
+
+#: The tests that review many whole hands at the review's own settings: seconds on the
+#: compiled playout, minutes in pure Python (a machine without a C compiler).
+compiled_only = pytest.mark.skipif(
+    playout.IMPLEMENTATION != "compiled",
+    reason="reviews many hands: run on the compiled playout (box_gin._speedups), not built "
+           "or switched off here (BOX_GIN_PURE=1)")
+
 
 # -- an independent greedy policy, on the engine's Hand --------------------------------
 
@@ -224,8 +232,8 @@ def test_the_hidden_cards_never_change_a_value() -> None:
                 assert other.hands[role.opponent] != replay.hands[role.opponent] \
                     or other.stock != replay.stock
                 assert other.view(role).hand == view.hand
-                first = evaluate(view, seed=3, max_worlds=96)
-                second = evaluate(other.view(role), seed=3, max_worlds=96)
+                first = evaluate(view, seed=3, max_worlds=48)
+                second = evaluate(other.view(role), seed=3, max_worlds=48)
                 assert first == second
                 checked += 1
             replay.apply(text)
@@ -279,6 +287,7 @@ def test_knocking_with_one_deadwood_early_is_not_a_blunder() -> None:
     assert rate(evaluation.loss(action)) is not Rating.BLUNDER
 
 
+@compiled_only
 def test_random_play_loses_clearly_more_than_the_expert() -> None:
     quick = functools.partial(evaluate, min_worlds=32, max_worlds=64, batch=32)
     losses: dict[str, list[float]] = {"random": [], "expert": []}
@@ -296,6 +305,7 @@ def test_random_play_loses_clearly_more_than_the_expert() -> None:
 
 # -- stability --------------------------------------------------------------------------
 
+@compiled_only
 def test_the_best_action_does_not_depend_on_the_seed_when_it_is_clear() -> None:
     """Where one seed separates the best action from the second by more than a point,
     another seed picks the same best action (docs/review.md, "Stability")."""
@@ -370,7 +380,8 @@ def test_a_match_record_names_its_players(tmp_path: Path) -> None:
     path.write_text(match.to_json(), encoding="utf-8")
     hands = read_record(path)
     captain = match.history[0].roles[Role.CAPTAIN]
-    review = review_hands(hands, seat=captain, seed=1)
+    quick = functools.partial(evaluate, max_worlds=48)
+    review = review_hands(hands, seat=captain, seed=1, evaluator=quick)
     assert review.decisions and {d.player for d in review.decisions} == {captain}
     assert all(d.role is Role.CAPTAIN for d in review.decisions)
 
@@ -414,7 +425,6 @@ def test_the_compiled_playout_agrees_with_the_pure_one() -> None:
     """Every action of every decision of greedy hands under every preset, in worlds
     sampled from many seeds: the two playouts give the same points."""
     from box_gin import PRESETS
-    from box_gin.review import playout
     from box_gin.review.evaluate import action_code, position
 
     try:
