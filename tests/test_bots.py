@@ -121,3 +121,29 @@ def test_the_greedy_bot_never_throws_back_the_taken_card() -> None:
                 assert action.card != view.taken_card
             hand.apply(action)
     assert checked > 10
+
+
+def test_the_seat_driver_stops_for_a_person_and_when_the_table_asks() -> None:
+    from box_gin import Match
+    from box_gin.bots.seats import bots_decide, play_bots
+
+    match = Match.new(["Ada", "Bo", "Cy"], seed=5)
+    bots = {"Bo": greedy_bot, "Cy": greedy_bot}
+    played: list[str] = []
+
+    def apply(name: str, action: object) -> bool:
+        played.append(name)
+        match.apply(action, player=name)  # type: ignore[arg-type]
+        return stop_after is not None and len(played) >= stop_after
+
+    stop_after: int | None = 1  # the table asks to stop after one action
+    assert match.to_play == "Cy" and match.role_of("Ada").value == "box"  # this seed's
+    play_bots(match, bots_decide(match, bots), apply)
+    assert played == ["Cy"]
+    stop_after = None  # now the bots play on until Ada must act or the match ends
+    play_bots(match, bots_decide(match, bots), apply)
+    assert "Ada" not in played
+    assert match.to_play == "Ada"  # the box acts in every hand: the match waits for her
+    count = len(played)
+    play_bots(match, bots_decide(match, bots), apply)  # a person's turn: nothing to do
+    assert len(played) == count

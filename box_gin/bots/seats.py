@@ -12,7 +12,10 @@ it to its store), so those two are what a table passes in.
 >>> match = Match.new(["Ada", "Bo", "Cy"], seed=3)
 >>> bots = {"Bo": greedy_bot, "Cy": greedy_bot}
 >>> played = []
->>> play_bots(match, bots_decide(match, bots), lambda name, action: played.append(name))
+>>> def apply(name, action):
+...     played.append(name)
+...     match.apply(action, player=name)
+>>> play_bots(match, bots_decide(match, bots), apply)
 >>> match.to_play in (None, "Ada") and all(name in bots for name in played)
 True
 """
