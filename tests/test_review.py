@@ -452,3 +452,20 @@ def test_the_compiled_playout_agrees_with_the_pure_one() -> None:
                     compared += 1
                 hand.apply(greedy_bot(view))
     assert compared > 500
+
+
+def test_the_tournaments_records_file_gives_every_game(tmp_path: Path) -> None:
+    """One match record a line, as tournament/report.py write_records writes them."""
+    from box_gin import Match
+
+    lines = []
+    for seed in (4, 5):
+        match = Match.new(["Ada", "Ben", "Cy"], seed=seed)
+        match.play({n: greedy_bot for n in match.players}, max_hands=2)
+        lines.append(json.dumps(match.to_dict()))
+    path = tmp_path / "records.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    hands = read_record(path)
+    assert [h.game for h in hands] == [1] * 2 + [2] * 2
+    assert [h.number for h in hands] == [1, 2, 1, 2]
+    assert all(h.hand.is_over for h in hands)
