@@ -278,7 +278,8 @@ def kept_out_words(text: str, lang: str) -> list[str]:
 @pytest.mark.parametrize(("lang", "text", "found"), [
     ("hu", "{score} [{low}, {high}], {games} partiból", ["partiból"]),
     ("hu", "Egy parti keveset mond; egy játszma sem", ["parti"]),
-    ("uk", "Ось огляд бокса після кількох ходів; гра боксу", ["бокса"]),
+    ("uk", "Ось огляд бокса після кількох ходів; гра боксу", ["огляд", "бокса"]),
+    ("uk", "Ось погляд боксу: проста функція погляду", []),
     ("id", "pemeriksa tidak dapat menilai jawaban kata ini", ["kata"]),
     ("id", "semua latihan lulus; Apa yang ditunjukkan histogram", []),
     ("id", "latihan {kata!r} milik {student}", []),
