@@ -7,10 +7,10 @@
 
 The English notebooks (``notebooks/0*.ipynb``, ``notebooks/play.ipynb`` and the kata
 notebooks ``solutions/*.ipynb``) are the only source.  **Extract** cuts their text into
-messages, one gettext catalog per notebook: a markdown cell gives one message per
-heading, paragraph, list item and table row (found with markdown-it-py's token maps);
-a code cell gives its comments, its docstrings and the string literals on lines that end
-with the marker comment ``# i18n``.  The template is ``notebooks/locale/pot/<group>/
+messages (:mod:`.notebook_messages`), one gettext catalog per notebook: a markdown cell
+gives one message per heading, paragraph, list item and table row; a code cell gives its
+comments, its docstrings and the string literals on lines that end with the marker
+comment ``# i18n``.  The template is ``notebooks/locale/pot/<group>/
 <notebook>.pot``, and each language's catalog ``notebooks/locale/<lang>/<group>/
 <notebook>.po`` is brought up to date with Babel: a changed paragraph comes back
 untranslated (or fuzzy, with the old translation to adapt), and nothing else moves.
@@ -18,9 +18,12 @@ untranslated (or fuzzy, with the old translation to adapt), and nothing else mov
 **Build** writes, for every language that has started translating (any message
 translated), ``notebooks/<lang>/`` and ``solutions/<lang>/`` with every message replaced
 by its translation, the first code cell switched to ``set_language("<lang>")``, and
-executes each notebook whose text changed (so outputs are in the language too); then
+executes each notebook whose text changed, or whose outputs show a UI translation that
+has changed since (:mod:`.notebook_stamp`: the metadata ``box_gin`` holds the language
+and a hash of those messages), so outputs are in the language, and current; then
 ``exercises/<lang>/`` from ``solutions/<lang>/`` with the answers removed.  Hebrew
-prose is wrapped in ``<div dir="rtl">``; code, outputs and cards stay left to right.  A
+prose is wrapped in ``<div dir="rtl">`` and printed lines shown right to left
+(:mod:`box_gin.rtl_output`); code and cards stay left to right.  A
 language with any message missing or fuzzy fails the build, naming each one.
 """
 
