@@ -34,6 +34,7 @@ from ..views.html import (
     sitter_view_html,
     view_html,
 )
+from .assets import PAGE_STYLE, SCRIPT
 from .tables import BOT_KINDS, Table
 
 #: Each language's own name (never translated: a reader finds their language by it).
@@ -103,6 +104,8 @@ def _labels() -> dict[str, str]:
         "Next": _("Next"),
         "Back to the table": _("Back to the table"),
         "Join a table": _("Join a table"),
+        "The table": _("The table"),
+        "The last hand": _("The last hand"),
     }
 
 
@@ -121,88 +124,12 @@ def esc(text: object) -> str:
     return html.escape(str(text))
 
 
-PAGE_STYLE = """<style>
-body{font-family:system-ui,sans-serif;margin:0;background:#f4f1e8;color:#111}
-main{max-width:1100px;margin:0 auto;padding:.6em 1em}
-header.bg-top{display:flex;flex-wrap:wrap;gap:.3em 1em;align-items:baseline}
-header.bg-top h1{font-size:1.4em;margin:.2em 0}
-nav.bg-langs a{margin-inline-end:.5em}
-.bg-felt{background:radial-gradient(ellipse at center,#1d7a46 0%,#11562f 75%,#0c4325 100%);
- color:#f5f5f0;border-radius:1em;padding:.8em 1.2em 1.2em;border:6px solid #6b4423;
- box-shadow:inset 0 0 2em #0007}
-.bg-felt .bg-readout{color:#f5f5f0}
-.bg-felt .bg-role b{color:#ffd966}
-.bg-felt .bg-readout.bg-status{font-size:1.3em;font-weight:600}
-.bg-cards .bg-card.bg-drawn{outline:3px solid #1f6feb;box-shadow:0 0 0 5px #1f6feb66}
-button.bg-act{font:600 1em system-ui,sans-serif;background:#f7f3e3;color:#1b1b1b;
- border:1px solid #0006;border-radius:.4em;padding:.35em .7em;margin:.2em;cursor:pointer}
-button.bg-act:disabled{opacity:.5;cursor:default}
-button.bg-card-act{padding:0;border:none;background:none;margin:0;cursor:pointer}
-button.bg-card-act:hover .bg-card{transform:translateY(-4px)}
-.bg-actions{display:flex;flex-wrap:wrap;align-items:center;gap:.2em}
-.bg-advice{background:#fff8d6;color:#3b3000;border-radius:.4em;padding:.3em .6em;
- display:inline-block}
-.bg-error{color:#b3261e;font-weight:600;min-height:1.2em}
-.bg-felt .bg-error{color:#ffb4a8}
-.bg-past .bg-result,.bg-past .bg-match{background:#fbfaf5;border-radius:.6em;
- padding:.4em .8em;margin:.3em 0;display:inline-block}
-.bg-log{margin:.1em 0;opacity:.9}
-.bg-tables{display:grid;grid-template-columns:repeat(auto-fill,minmax(330px,1fr));gap:1em}
-.bg-table-card{background:#fff;border:1px solid #cfc6ad;border-radius:.6em;padding:.6em}
-.bg-code{font:700 2em ui-monospace,monospace;letter-spacing:.15em;direction:ltr;
- unicode-bidi:isolate}
-.bg-big-code{font:700 12vmin ui-monospace,monospace;letter-spacing:.2em;text-align:center}
-.bg-qr svg{width:100%;height:auto;max-width:180px}
-.bg-projector .bg-qr svg{max-width:none;width:70vmin}
-.bg-projector{text-align:center}
-.bg-replay{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:1em}
-.bg-replay>div{background:#fff;border-radius:.5em;padding:.4em .6em}
-form.bg-form label{display:inline-block;margin:.3em 1em .3em 0}
-table.bg-seats td,table.bg-seats th{padding:.1em .5em;text-align:start}
-</style>"""
-
-#: The page's script: one websocket; each frame replaces the page's parts by id with the
-#: server's HTML; a button with data-action sends it with the page's move number.
-SCRIPT = """<script>
-(() => {
-  const root = document.getElementById('bg-page'); let seq = Number(root.dataset.seq);
-  let ws = null, wait = 500;
-  const error = t => { const e = document.getElementById('bg-error'); if (e) e.textContent = t; };
-  function connect() {
-    ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host
-                       + root.dataset.ws);
-    ws.onopen = () => { wait = 500; root.dataset.online = '1'; };
-    ws.onmessage = ev => {
-      const m = JSON.parse(ev.data);
-      if (m.type === 'frame') {
-        for (const [id, part] of Object.entries(m.parts)) {
-          const el = document.getElementById(id); if (el) el.innerHTML = part;
-        }
-        seq = m.seq; root.dataset.seq = String(m.seq); error('');
-      } else if (m.type === 'error') {
-        error(m.message);
-        document.querySelectorAll('button[data-action]').forEach(b => { b.disabled = false; });
-      }
-    };
-    ws.onclose = () => {
-      root.dataset.online = '0'; setTimeout(connect, wait); wait = Math.min(wait * 2, 4000);
-    };
-  }
-  document.addEventListener('click', ev => {
-    const b = ev.target.closest('button[data-action]');
-    if (!b || !ws || ws.readyState !== 1) return;
-    b.disabled = true;
-    ws.send(JSON.stringify({type: b.dataset.kind, action: b.dataset.action, seq: seq}));
-  });
-  if (root.dataset.ws) connect();
-})();
-</script>"""
-
-
 def page(title: str, body: str, lang: str, *, ws: str = "", seq: int = 0,
-         here: str = "") -> str:
-    """A whole page: ``body`` in ``<main id="bg-page">``, the language links, and the
-    script when the page has a websocket (``ws``, its path)."""
+         here: str = "", seat: bool = False) -> str:
+    """A whole page: ``body`` in ``<main id="bg-page">``, the language links at its foot
+    (first the table, on a phone's small screen), and the script when the page has a
+    websocket (``ws``, its path); ``seat``: a seat's page, whose focus the script keeps
+    on the next move."""
     direction = "rtl" if is_rtl(lang) else "ltr"
     links = " ".join(
         f'<a href="{esc(here)}?lang={code}" lang="{code}" hreflang="{code}"'
@@ -211,10 +138,11 @@ def page(title: str, body: str, lang: str, *, ws: str = "", seq: int = 0,
     return (f'<!doctype html><html lang="{lang}" dir="{direction}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width,initial-scale=1">'
             f"<title>{esc(title)}</title>{STYLE}{PAGE_STYLE}</head><body>"
-            f'<main id="bg-page" data-ws="{esc(ws)}" data-seq="{seq}">'
-            f'<header class="bg-top"><h1>{esc(title)}</h1>'
-            f'<nav class="bg-langs" aria-label="{esc(lab("Language"))}">{links}</nav></header>'
-            f"{body}</main>{SCRIPT if ws else ''}</body></html>")
+            f'<main id="bg-page" data-ws="{esc(ws)}" data-seq="{seq}"'
+            f'{" data-seat=1" if seat else ""}>'
+            f'<header class="bg-top"><h1>{esc(title)}</h1></header>{body}</main>'
+            f'<footer class="bg-foot"><nav class="bg-langs" aria-label="{esc(lab("Language"))}">'
+            f"{links}</nav></footer>{SCRIPT if ws else ''}</body></html>")
 
 
 # -- the learner's table ---------------------------------------------------------------------
@@ -307,8 +235,36 @@ def shown_name(table: Table, name: str | None) -> str:
     return f"{name} ({lab('bot')})" if name in bots else name
 
 
+#: The last hand's end stays at the top of every seat's page until the new hand has had
+#: this many moves (its upcard offer, at least, is played under it).
+ENDED_FOR = 3
+
+
+def hand_ended(table: Table, moves: int | None) -> str:
+    """The last hand's end, for the top of a seat's page: who was where, what it scored
+    and the scores now, with a link to the whole result below; "" when no hand has ended
+    or the new hand has had :data:`ENDED_FOR` moves (``moves``; None: the match is over)."""
+    match = table.match
+    if match is None or not match.history or (moves is not None and moves >= ENDED_FOR):
+        return ""
+    record = match.history[-1]
+    title = _("Hand {n} is over.").format(n=record.number)
+    scores = " · ".join(f"{shown_name(table, n)} {match.scores.get(n, 0)}"
+                        for n in table.names if n)
+    said = _("Scores: {scores}").format(scores=scores)
+    more = _("The hand's result and the score sheet")
+    return (f'<section class="bg-ended" aria-labelledby="bg-ended-title">'
+            f'<h2 id="bg-ended-title">{esc(title)}</h2>'
+            f"{roles_html({r: shown_name(table, n) for r, n in record.roles.items()})}"
+            f'<div class="bg-readout"><b>{esc(record.result.summary())}</b></div>'
+            f'<div class="bg-readout">{esc(said)}</div>'
+            f'<a href="#bg-past">{esc(more)}</a></section>')
+
+
 def seat_parts(table: Table, place: int) -> dict[str, str]:
-    """The learner's page, by part id, built from the seat's own view only."""
+    """The learner's page, by part id, built from the seat's own view only: the table
+    (``bg-live``), the last hand's result (``bg-past``) and one line for screen readers,
+    the table's news (``bg-news``, a polite live region)."""
     name = table.names[place] or ""
     match = table.match
     if match is None:
@@ -320,18 +276,20 @@ def seat_parts(table: Table, place: int) -> dict[str, str]:
                         "Waiting for players: {n} places of 3 are taken.", taken).format(n=taken)
         live = (f'<div class="bg-felt"><div class="bg-readout bg-status">{esc(text)}</div>'
                 f"<ul>{rows}</ul></div>")
-        return {"bg-live": live, "bg-past": ""}
+        return {"bg-live": live, "bg-past": "", "bg-news": esc(text)}
     past = past_hand(table)
     if match.is_over:
         text = _("Game over. Winner: {name}.").format(name=shown_name(table, match.winner))
-        return {"bg-live": f'<div class="bg-felt"><div class="bg-readout bg-status">{esc(text)}'
-                           "</div></div>", "bg-past": past}
+        return {"bg-live": f'<div class="bg-felt">{hand_ended(table, None)}'
+                           f'<div class="bg-readout bg-status">{esc(text)}</div></div>',
+                "bg-past": past, "bg-news": esc(text)}
     seen = match.view(name)
     role = seen.role
     view = seen.captain if isinstance(seen, SitterView) else seen
     seat = view.role
     n = len(match.history) + 1
     to_play = shown_name(table, match.to_play)
+    discards = any(a.kind is ActionKind.DISCARD for a in view.legal_actions)
     if isinstance(seen, SitterView):
         kind = "advise"
         status = (_("Hand {n}: the captain, {name}, is to play — {phase}. Your advice?")
@@ -357,6 +315,7 @@ def seat_parts(table: Table, place: int) -> dict[str, str]:
                      view.stock_size).format(n=view.stock_size)
     drawn = table.drawn.get(seat) if view.to_play is seat else None
     parts = [
+        hand_ended(table, len(view.history)),
         roles_html({r: shown_name(table, n) for r, n in match.roles.items()}, human=name),
         f'<div class="bg-readout bg-status">{esc(status)}</div>',
         f'<div class="bg-readout bg-opponent">{esc(opponent_label)} '
@@ -367,9 +326,14 @@ def seat_parts(table: Table, place: int) -> dict[str, str]:
         _seat_cards(view, kind, drawn),
     ]
     if kind == "advise" and actions:
-        hint = _("Your advice for the captain: click a card to discard, or a button.")
+        hint = (_("Your advice for the captain: click a card to discard, or a button.")
+                if discards else _("Your advice for the captain: choose a button."))
         parts.append(f'<div class="bg-readout">{esc(hint)}</div>')
     parts.append(_action_buttons(actions, kind))
+    if actions and (kind == "advise" or view.my_turn):
+        keys = _("Keys: Tab goes to the next card or button, Shift+Tab back; Enter or "
+                 "Space plays it.")
+        parts.append(f'<p class="bg-readout bg-keys">{esc(keys)}</p>')
     advice = table.current_advice()
     said = ""
     if role is Role.CAPTAIN and advice is not None and view.my_turn:
@@ -384,17 +348,26 @@ def seat_parts(table: Table, place: int) -> dict[str, str]:
         for r, t in view.history[-6:]]
     parts.append("".join(f'<div class="bg-readout bg-log">{esc(line)}</div>' for line in log))
     parts.append('<div class="bg-error" id="bg-error" role="alert"></div>')
-    return {"bg-live": '<div class="bg-felt">' + "".join(parts) + "</div>", "bg-past": past}
+    if len(view.history) < ENDED_FOR and match.history:
+        news = [_("Hand {n} is over.").format(n=match.history[-1].number),
+                match.history[-1].result.summary(), *log[-1:], status, said]
+    else:
+        news = [*log[-1:], status, said]
+    return {"bg-live": '<div class="bg-felt">' + "".join(parts) + "</div>", "bg-past": past,
+            "bg-news": esc(" ".join(x for x in news if x))}
 
 
 def seat_page(table: Table, place: int, lang: str) -> str:
     parts = seat_parts(table, place)
     title = _("Box gin · table {code} · {name}").format(code=table.code,
                                                        name=table.names[place])
-    body = (f'<section id="bg-live" aria-live="polite">{parts["bg-live"]}</section>'
-            f'<section id="bg-past" class="bg-past">{parts["bg-past"]}</section>')
+    body = (f'<div id="bg-news" class="bg-sr" role="status" aria-live="polite">'
+            f'{parts["bg-news"]}</div>'
+            f'<section id="bg-live" aria-label="{esc(lab("The table"))}">{parts["bg-live"]}'
+            f'</section><section id="bg-past" class="bg-past" tabindex="-1" '
+            f'aria-label="{esc(lab("The last hand"))}">{parts["bg-past"]}</section>')
     return page(title, body, lang, ws=f"/ws/{table.code}", seq=table.seq,
-                here=f"/t/{table.code}")
+                here=f"/t/{table.code}", seat=True)
 
 
 # -- joining ---------------------------------------------------------------------------------

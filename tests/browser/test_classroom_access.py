@@ -1,0 +1,232 @@
+"""The classroom's pages for every learner: axe-core finds no violation of WCAG 2.1 A and
+AA on the player's, the sitter's and the teacher's pages (English and Hebrew); a whole
+hand is played with the keyboard alone, the focus coming back to where the next move is
+made, and its end is shown at the top of all three seats; on a 375x667 phone nothing is
+cut off, nothing scrolls sideways, the status and one's own hand are in the first screen
+and every control is at least 44 px tall and wide.
+
+One ``box-gin serve`` for the module; each test makes its own table.  Screenshots:
+``tests/browser/screenshots/access-*.png``.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from a11y import wcag_violations
+from classroom_helpers import ServeProcess, create_table, greedy_action, seat_three, shadow
+from conftest import SCREENSHOTS
+
+from box_gin.hand import Role
+
+pytestmark = pytest.mark.browser
+
+NAMES = ("Zoe", "Yan", "Xia")
+PHONE = {"width": 375, "height": 667}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
+    proc = ServeProcess(tmp_path_factory.mktemp("access") / "class.db")
+    yield proc
+    proc.kill()
+
+
+def _context(browser: Any, server: ServeProcess, lang: str, viewport: dict[str, int],
+             cookies: dict[str, str], errors: list[str]) -> Any:
+    context = browser.new_context(viewport=viewport, locale=lang,
+                                  extra_http_headers={"Accept-Language": lang})
+    context.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/])"),
+                  lambda route: (errors.append(f"external: {route.request.url}"),
+                                 route.abort()))
+    context.add_cookies([{"name": k, "value": v, "url": server.base}
+                         for k, v in cookies.items()])
+    return context
+
+
+def _open(context: Any, url: str, errors: list[str]) -> Any:
+    pg = context.new_page()
+    pg.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
+    pg.on("console", lambda msg: errors.append(f"console: {msg.text}")
+          if msg.type == "error" else None)
+    pg.set_default_timeout(60_000)
+    pg.goto(url)
+    return pg
+
+
+def _seats(browser: Any, server: ServeProcess, seed: int, lang: str,
+           viewport: dict[str, int], errors: list[str]) -> tuple[str, dict[str, Any]]:
+    """A new table with three learners, each in a browser of their own: code, pages."""
+    teacher = server.teacher()
+    try:
+        code = create_table(teacher, seed=seed)
+    finally:
+        teacher.close()
+    pages = {}
+    for learner in seat_three(server, code, NAMES):
+        ctx = _context(browser, server, lang, viewport, {f"bg_seat_{code}": learner.token},
+                       errors)
+        pg = _open(ctx, f"{server.base}t/{code}", errors)
+        pg.wait_for_function("() => document.getElementById('bg-page').dataset.online"
+                             " === '1'")
+        pg.locator(".bg-roles").wait_for()
+        pages[learner.name] = pg
+    return code, pages
+
+
+def _teacher(browser: Any, server: ServeProcess, lang: str, viewport: dict[str, int],
+             errors: list[str]) -> Any:
+    ctx = _context(browser, server, lang, viewport, {}, errors)
+    pg = _open(ctx, f"{server.base}teacher?key={server.key}&lang={lang}", errors)
+    pg.locator(".bg-table-card").first.wait_for()
+    return pg
+
+
+def _close(*pages: Any) -> None:
+    for pg in pages:
+        pg.context.close()
+
+
+def _roles(seed: int) -> dict[Role, str]:
+    return dict(shadow(NAMES, seed).roles)
+
+
+@pytest.mark.parametrize("lang", ["en", "he"])
+def test_classroom_pages_have_no_accessibility_violations(
+        browser: Any, server: ServeProcess, lang: str) -> None:
+    errors: list[str] = []
+    seed = 5
+    code, pages = _seats(browser, server, seed, lang, {"width": 1100, "height": 900},
+                         errors)
+    teacher = _teacher(browser, server, lang, {"width": 1280, "height": 900}, errors)
+    roles = _roles(seed)
+    found = {}
+    SCREENSHOTS.mkdir(exist_ok=True)
+    for role, name in roles.items():
+        pg = pages[name]
+        assert pg.locator("html").get_attribute("lang") == lang
+        assert pg.locator("html").get_attribute("dir") == ("rtl" if lang == "he" else "ltr")
+        found[role.value] = wcag_violations(pg)
+        pg.screenshot(path=str(SCREENSHOTS / f"access-{role.value}-{lang}.png"),
+                      full_page=True)
+    found["teacher"] = wcag_violations(teacher)
+    teacher.screenshot(path=str(SCREENSHOTS / f"access-teacher-{lang}.png"), full_page=True)
+    teacher.goto(f"{server.base}teacher/t/{code}")
+    teacher.locator(".bg-state").wait_for()
+    found["watch"] = wcag_violations(teacher)
+    teacher.goto(f"{server.base}join/{code}")
+    found["join"] = wcag_violations(teacher)
+    teacher.goto(f"{server.base}")
+    found["home"] = wcag_violations(teacher)
+    _close(teacher, *pages.values())
+    assert not any(found.values()), found
+    assert not errors, errors
+
+
+def _tab_to(pg: Any, action: str, limit: int = 40) -> int:
+    """Press Tab until the button of ``action`` has the focus; the presses it took."""
+    for presses in range(limit):
+        if pg.evaluate("() => document.activeElement && "
+                       "document.activeElement.dataset.action") == action:
+            return presses
+        pg.keyboard.press("Tab")
+    raise AssertionError(f"{action} not reached in {limit} Tab presses")
+
+
+def test_a_hand_by_keyboard_alone_and_its_end_at_the_top(
+        browser: Any, server: ServeProcess) -> None:
+    errors: list[str] = []
+    seed = 11
+    _code, pages = _seats(browser, server, seed, "en", {"width": 1100, "height": 900},
+                          errors)
+    match = shadow(NAMES, seed)
+    seq = 0
+    presses = []
+    while not match.history:
+        name, action = greedy_action(match)
+        pg = pages[name]
+        presses.append(_tab_to(pg, action))
+        # The focus is drawn: an outline a sighted keyboard user sees.
+        outline = pg.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+        assert outline not in ("none", ""), outline
+        pg.keyboard.press("Enter")
+        match.apply(action, player=name)
+        seq += 1
+        for other in pages.values():
+            other.wait_for_function(
+                f"() => Number(document.getElementById('bg-page').dataset.seq) >= {seq}")
+        # After the move, the focus stays in the table, never dropped to the body.
+        assert pg.evaluate("() => document.activeElement !== document.body")
+    # Once a seat is to move, its next move is a few Tab presses away, not a dozen.
+    assert max(presses[1:]) <= 12 and sorted(presses)[len(presses) // 2] <= 4, presses
+    record = match.history[-1]
+    for name, pg in pages.items():
+        banner = pg.locator("#bg-live .bg-ended")
+        banner.wait_for()
+        # At the top of the page, in the first screen, before the new hand's table.
+        box = banner.bounding_box()
+        assert box is not None and box["y"] < 300, (name, box)
+        text = banner.inner_text()
+        assert str(record.result.points) in text, text
+        for player in NAMES:
+            assert player in text, text
+        assert pg.locator("#bg-news").inner_text().strip()
+        pg.screenshot(path=str(SCREENSHOTS / f"access-ended-{name}.png"))
+    _close(*pages.values())
+    assert not errors, errors
+
+
+#: Every control of the page narrower or shorter than 44 px, and whether the page scrolls
+#: sideways.
+PHONE_JS = """() => {
+  const small = [...document.querySelectorAll('button, a, input, select, summary')]
+    .filter(e => e.offsetParent !== null)
+    .map(e => [e, e.getBoundingClientRect()])
+    .filter(([e, r]) => r.width < 44 || r.height < 44)
+    .map(([e, r]) => `${e.tagName} ${(e.innerText || e.getAttribute('aria-label') || '')
+      .slice(0, 20)} ${Math.round(r.width)}x${Math.round(r.height)}`);
+  const root = document.documentElement;
+  return {small, overflow: root.scrollWidth - root.clientWidth};
+}"""
+
+
+def test_the_classroom_on_a_phone(browser: Any, server: ServeProcess) -> None:
+    errors: list[str] = []
+    seed = 5
+    code, pages = _seats(browser, server, seed, "en", PHONE, errors)
+    teacher = _teacher(browser, server, "en", PHONE, errors)
+    for role, name in _roles(seed).items():
+        pg = pages[name]
+        pg.screenshot(path=str(SCREENSHOTS / f"access-phone-{role.value}.png"))
+        found = pg.evaluate(PHONE_JS)
+        assert found["overflow"] <= 0, (role, found)
+        assert not found["small"], (role, found["small"])
+        # The status and one's own hand in the first screen.
+        for part in (".bg-status", ".bg-my-hand"):
+            box = pg.locator(f"#bg-live {part}").bounding_box()
+            assert box is not None and box["y"] + box["height"] <= PHONE["height"], \
+                (role, part, box)
+        buttons = pg.locator("#bg-live button:not(.bg-card-act)")
+        if buttons.count():
+            box = buttons.last.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= PHONE["height"], \
+                (role, box)
+    for url in (f"{server.base}teacher", f"{server.base}teacher/t/{code}",
+                f"{server.base}join/{code}", server.base):
+        teacher.goto(url)
+        found = teacher.evaluate(PHONE_JS)
+        assert found["overflow"] <= 0, (url, found)
+        assert not found["small"], (url, found["small"])
+        shot = url.rstrip("/").rsplit("/", 1)[-1].replace(":", "") or "home"
+        teacher.screenshot(path=str(SCREENSHOTS / f"access-phone-{shot}.png"),
+                           full_page=True)
+    _close(teacher, *pages.values())
+    assert not errors, errors
