@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from box_gin.i18n import get_language, set_language
-from box_gin.widgets.game_table import chart_figure
+from box_gin.widgets.score_chart import chart_figure
 
 SHIN, YOD, MEM, RESH = "\u05e9", "\u05d9", "\u05de", "\u05e8"
 DPI = 300

@@ -1,5 +1,6 @@
 """The Game Table: a whole game from any seat against bots, with the score sheet and a
-chart of the cumulative scores.
+chart of the cumulative scores (``score_chart.py``); its bots play through the one seat
+driver (``box_gin/bots/seats.py``).
 
 >>> table = GameTable(seed=5)
 >>> table.match.to_play == table.human or table.showing is not None or table.advising
@@ -9,15 +10,12 @@ True
 from __future__ import annotations
 
 import functools
-import io
+import html
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import ipywidgets as w
-
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
 
 from ..actions import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, discard, knock
 from ..bots import Advice, Bot, advise, make_bot
@@ -32,13 +30,13 @@ from ..rules import STANDARD, Rules
 from ..views.cards import STYLE, back_html, card_html, cards_html
 from ..views.html import match_html, result_html, roles_html
 from .base import BoxGinWidget, CardButton, button_row, card_row, readout, text_html
+from .score_chart import chart_png, score_series
 
 #: The buttons that play an action, by key, with the action each plays (``None``: the
 #: action needs the selected card).
-ACTION_BUTTONS: dict[str, Action | None] = {
-    "take": TAKE, "pass": PASS, "draw stock": DRAW_STOCK, "draw discard": DRAW_DISCARD,
-    "discard": None, "knock": None, "big gin": BIG_GIN,
-}
+ACTION_BUTTONS: dict[str, Action | None] = {"take": TAKE, "pass": PASS, "draw stock": DRAW_STOCK,
+                                             "draw discard": DRAW_DISCARD, "discard": None,
+                                             "knock": None, "big gin": BIG_GIN}
 BotSpec = str | Bot
 
 
@@ -429,9 +427,8 @@ class GameTable(BoxGinWidget):
             "take": _("Take the upcard"), "pass": _("Pass"), "draw stock": _("Draw from stock"),
             "draw discard": _("Draw the discard"), "discard": _("Discard"),
             "knock": _("Knock"), "big gin": _("Big gin"), "advice": _("Ask the sitter"),
-            "no advice": _("Let the captain decide"),
-            "next hand": _("Next hand"), "new game": _("New game"),
-        }
+            "no advice": _("Let the captain decide"), "next hand": _("Next hand"),
+            "new game": _("New game")}
 
     def _all_card_buttons(self) -> list[CardButton]:
         return list(self._card_cache.values())
@@ -497,16 +494,16 @@ class GameTable(BoxGinWidget):
             known = cards_html(view.opponent_known, style=False) if view.opponent_known else ""
             label = _("{name} ({role}):").format(name=opponent, role=seat.opponent.label)
             self.opponent_readout.value = (
-                f'<div class="bg-readout bg-opponent-cards">{_esc(label)} '
+                f'<div class="bg-readout bg-opponent-cards">{html.escape(label)} '
                 f"{back_html(view.opponent_card_count - len(view.opponent_known))}{known}</div>")
             top = view.top_discard
             stock = ngettext("{n} card in the stock", "{n} cards in the stock",
                              view.stock_size).format(n=view.stock_size)
-            pile_label = _esc(_("Discard pile:"))
+            pile_label = html.escape(_("Discard pile:"))
             self.pile_readout.value = (
                 f'<div class="bg-readout bg-pile">{pile_label} '
                 f'{card_html(top) if top else "–"}</div>'
-                f'<div class="bg-readout bg-stock">{back_html(1)} {_esc(stock)}</div>')
+                f'<div class="bg-readout bg-stock">{back_html(1)} {html.escape(stock)}</div>')
         else:
             self.opponent_readout.value = ""
             self.pile_readout.value = ""
@@ -582,14 +579,7 @@ class GameTable(BoxGinWidget):
 
     def cumulative_scores(self) -> dict[str, list[int]]:
         """Each player's score after each hand (starting from 0), from the match history."""
-        running = dict.fromkeys(self.players, 0)
-        series: dict[str, list[int]] = {p: [0] for p in self.players}
-        for record in self.match.history:
-            if record.winner_name is not None:
-                running[record.winner_name] += record.result.points
-            for p in self.players:
-                series[p].append(running[p])
-        return series
+        return score_series(self.match)
 
     def _render_chart(self) -> None:
         scored = any(r.winner_name is not None for r in self.match.history)
@@ -608,39 +598,3 @@ class GameTable(BoxGinWidget):
         after = (self.message, self.advice_readout, self.result_readout, self.score_readout)
         return ("".join(str(r.value) for r in before) + buttons
                 + "".join(str(r.value) for r in after))
-
-
-def _esc(text: str) -> str:
-    import html
-
-    return html.escape(text)
-
-
-def chart_figure(series: Mapping[str, Sequence[int]], target: int) -> Figure:
-    """A line chart of cumulative scores by hand.  Its text is given in logical order:
-    matplotlib (3.10 and later, with libraqm) shapes right-to-left text itself."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator
-
-    fig = Figure(figsize=(6, 3), dpi=80)
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
-    for name, values in series.items():
-        ax.plot(range(len(values)), values, marker="o", label=name)
-    ax.axhline(target, color="grey", linestyle="--", linewidth=1)
-    hands = max((len(v) for v in series.values()), default=1) - 1
-    ax.set_xlim(-0.2, max(hands, 1) + 0.2)
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel(_("hand"))
-    ax.set_ylabel(_("cumulative score"))
-    ax.legend(loc="upper left")
-    fig.tight_layout()
-    return fig
-
-
-def chart_png(series: Mapping[str, Sequence[int]], target: int) -> bytes:
-    """The chart of :func:`chart_figure` as PNG bytes (the same every time)."""
-    buf = io.BytesIO()
-    chart_figure(series, target).savefig(buf, format="png", metadata={"Software": None})
-    return buf.getvalue()
