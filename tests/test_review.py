@@ -33,7 +33,7 @@ from box_gin.knocking import best_discards
 from box_gin.melds import best_melds
 from box_gin.review import evaluate, playout, read_record, review_hands
 from box_gin.review import records as records_module
-from box_gin.review.evaluate import EXACT_LIMIT, position
+from box_gin.review.evaluate import EXACT_LIMIT, action_code, position
 from box_gin.review.playout import SplitMix64
 from box_gin.review.ratings import Rating, rate
 
@@ -425,7 +425,6 @@ def test_the_compiled_playout_agrees_with_the_pure_one() -> None:
     """Every action of every decision of greedy hands under every preset, in worlds
     sampled from many seeds: the two playouts give the same points."""
     from box_gin import PRESETS
-    from box_gin.review.evaluate import action_code, position
 
     try:
         import box_gin._speedups as speedups
@@ -469,3 +468,25 @@ def test_the_tournaments_records_file_gives_every_game(tmp_path: Path) -> None:
     assert [h.game for h in hands] == [1] * 2 + [2] * 2
     assert [h.number for h in hands] == [1, 2, 1, 2]
     assert all(h.hand.is_over for h in hands)
+
+
+def test_a_playout_scores_every_preset_as_the_engine_does() -> None:
+    """From the deal, the pure playout and this file's greedy policy on the engine's
+    Hand reach the same score under every preset (Oklahoma limits and spade doubles, big
+    gin, the taken card thrown back)."""
+    from box_gin import PRESETS
+
+    checked = 0
+    for name, rules in PRESETS.items():
+        for seed in range(60):
+            hand = Hand.deal(rules, seed=seed)
+            view = hand.view(Role.CAPTAIN)
+            pos = position(view, hand.doubled)
+            world = pos.world([c.index for c in hand.cards(Role.BOX)],
+                              [c.index for c in hand.stock])
+            first = _greedy(hand)
+            points = playout.pure_finish_each(world, pos.params, pos.seat,
+                                              [action_code(first)])[0]
+            assert points == _finish(hand, first, Role.CAPTAIN), (name, seed)
+            checked += points != 0
+    assert checked > 300  # most hands end in a knock, not a draw
