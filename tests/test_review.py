@@ -490,3 +490,19 @@ def test_a_playout_scores_every_preset_as_the_engine_does() -> None:
             assert points == _finish(hand, first, Role.CAPTAIN), (name, seed)
             checked += points != 0
     assert checked > 300  # most hands end in a knock, not a draw
+
+
+def test_the_command_writes_json_that_the_review_reads_back(hand_record: Path,
+                                                            tmp_path: Path) -> None:
+    out = tmp_path / "review.json"
+    assert main(["review", str(hand_record), "--json", str(out), "--worlds", "48",
+                 "--seed", "3"]) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    quick = functools.partial(evaluate, max_worlds=48, min_worlds=48)
+    review = review_hands(read_record(hand_record), seed=3, evaluator=quick)
+    assert data["seed"] == 3
+    assert [(d["step"], d["played"], d["rating"]) for d in data["decisions"]] == [
+        (d.step, str(d.played), d.rating.value) for d in review.decisions]
+    for d, e in zip(data["decisions"], review.decisions, strict=True):
+        assert [v["value"] for v in d["values"]] == [v.value for v in e.evaluation.values]
+    assert {s["player"] for s in data["summaries"]} == {"captain", "box"}

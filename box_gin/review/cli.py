@@ -2,12 +2,14 @@
 
     box-gin review match.json --seat Ada --html review.html
     box-gin review hand.json                  # a table in the terminal
+    box-gin review records.jsonl --json review.json
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -34,6 +36,8 @@ def add_command(sub: Any) -> None:
                    help=_("the most deals sampled for one decision (default {n}): fewer is "
                           "quicker and rougher").format(n=MAX_WORLDS))
     p.add_argument("--html", type=Path, metavar="PAGE", help=_("write the review as a page"))
+    p.add_argument("--json", type=Path, metavar="FILE",
+                   help=_("write the review as JSON: every decision and every action's value"))
     p.add_argument("--lang", help=_("the language of the review (en, fr, hu, uk, id, he)"))
 
 
@@ -75,10 +79,13 @@ def run(args: argparse.Namespace) -> int:
     except BoxGinError as err:
         print(_("box-gin review: {error}").format(error=err), file=sys.stderr)
         return 2
+    if args.json:
+        write_atomic(args.json, json.dumps(review.to_dict(), indent=1, ensure_ascii=False))
+        print(_("wrote {path}").format(path=args.json))
     if args.html:
         title = _("Review of {record}").format(record=args.record.name)
         write_atomic(args.html, review_page(review, title))
         print(_("wrote {path}").format(path=args.html))
-    else:
+    if not args.html and not args.json:
         print(terminal_table(review))
     return 0

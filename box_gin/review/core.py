@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..actions import Action
 from ..cards import Card
@@ -108,6 +109,27 @@ class Review:
     def summaries(self) -> list[SeatSummary]:
         """Each reviewed player's summary over every hand (per match)."""
         return summarize(self.decisions)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The review as plain data (for JSON): the seed, each player's summary, and each
+        decision with its place, the action played, its rating and loss, and every
+        action's value (actions in the engine's text, ratings by their English key)."""
+        return {
+            "seed": self.seed,
+            "summaries": [{
+                "player": s.player, "decisions": s.decisions, "mean_loss": s.mean_loss,
+                "accuracy": s.accuracy, "ratings": {r.value: n for r, n in s.ratings.items()},
+            } for s in self.summaries()],
+            "decisions": [{
+                "game": d.game, "hand": d.number, "step": d.step, "player": d.player,
+                "role": d.role.value, "phase": d.phase.value, "stock": d.stock_size,
+                "played": str(d.played), "best": str(d.best), "rating": d.rating.value,
+                "loss": d.loss, "reason": d.reason, "worlds": d.evaluation.worlds,
+                "exact": d.evaluation.exact, "separated": d.evaluation.separated,
+                "values": [{"action": str(v.action), "value": v.value, "stderr": v.stderr}
+                           for v in d.evaluation.values],
+            } for d in self.decisions],
+        }
 
 
 def decision_seed(seed: int, game: int, number: int, step: int) -> int:
