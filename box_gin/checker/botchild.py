@@ -18,7 +18,9 @@ line is a batch of decisions, each a seat's view in the compact form of
 the last ones named, or the setup's).  The answer is a line per decision, as soon as it
 is ready: the action's text (or null); ``k`` 1 when the bot returned an action (for
 ``advise``: or an ``Advice`` of one), else ``r``, what it returned, in short.  A
-decision that raises is answered ``{"e": name, "m": message}``; one that runs past its
+decision that raises is answered ``{"e": name, "m": message}``, with where in the bot's
+code it was raised when that is known (``w`` the cell's label, ``l`` the line, ``f`` the
+function: the innermost frame of the bot's own cells); one that runs past its
 time ``{"x": 1, "w": "cpu"}`` (``cpu_seconds`` of CPU time, when the setup sets them)
 or ``{"x": 1, "w": "wall"}`` (``decision_seconds`` on the clock); once one is
 stopped so, the other decisions of its round (``r``), if the batch names one, are
@@ -72,6 +74,19 @@ def _short(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _where(exc, labels) -> dict:
+    """Where in the bot's own cells (``labels``) ``exc`` was raised: the innermost such
+    frame's cell, line and function, else nothing."""
+    found, tb = {}, exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename in labels:
+            found = {"w": str(code.co_filename)[:120], "l": int(tb.tb_lineno),
+                     "f": str(code.co_name)[:60]}
+        tb = tb.tb_next
+    return found
+
+
 def main() -> None:
     here = os.path.dirname(os.path.abspath(__file__))
     runtime = _load(os.path.join(here, "runtime.py"), "_box_gin_runtime")
@@ -102,6 +117,7 @@ def main() -> None:
     decode = decoder_of(setup["rules"]) if setup.get("rules") else None
     namespace = {"__name__": "__main__", "__builtins__": __builtins__}
     errors = runtime.run_cells(session, namespace, timer, progress=bool(setup.get("progress")))
+    labels = {label for label, _source in setup["cells"]}
     play, advise = namespace.get("play"), namespace.get("advise")
     play = play if callable(play) else None
     advise = advise if callable(advise) else None
@@ -167,7 +183,8 @@ def main() -> None:
                 stopped_round[0] = round_
             except BaseException as exc:
                 try:
-                    reply = {"a": {"e": type(exc).__name__[:60], "m": str(exc)[:200]}}
+                    reply = {"a": {"e": type(exc).__name__[:60], "m": str(exc)[:200],
+                                   **_where(exc, labels)}}
                 except BaseException:
                     reply = {"a": {"e": "?", "m": ""}}
             # Each answer as soon as it is ready: the driver times every decision.

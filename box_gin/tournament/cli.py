@@ -9,7 +9,7 @@ import argparse
 import json
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +65,8 @@ class Entries:
     bots: list[Any] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: The learners whose folder is there but empty: they did not hand in.
+    missing: list[str] = field(default_factory=list)
 
 
 def read_entrants(paths: list[Path], with_references: bool = True) -> Entries:
@@ -96,6 +98,9 @@ def read_entrants(paths: list[Path], with_references: bool = True) -> Entries:
     flat = {Path(p).resolve() for p in paths if Path(p).is_dir()
             and not any(c.is_dir() for c in Path(p).iterdir())}
     for sub in find_submissions(paths):
+        if not sub.files and not sub.problems:
+            found_entries.missing.append(sub.student)
+            continue
         bots: list[tuple[Path, list[tuple[str, str]]]] = []
         problems = list(sub.problems)
         for f in sub.files:
@@ -145,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     from ..files import write_atomic
     from .core import Budget, commitment, new_secret
-    from .report import leaderboard_html, write_records
+    from .report import crash_text, leaderboard_html, write_records
     from .run import Settings
     from .run import run as run_tournament
 
@@ -156,6 +161,8 @@ def run(args: argparse.Namespace) -> int:
         say(note)
     for name, reason in skipped:
         say(_("{name}: not entered: {reason}").format(name=name, reason=reason))
+    for name in found.missing:
+        say(_("{name}: not handed in (the folder is empty)").format(name=name))
     if len(bots) < 3:
         print(_("a tournament needs at least three bots"), file=sys.stderr)
         return 2
@@ -195,6 +202,7 @@ def run(args: argparse.Namespace) -> int:
                                  progress=progress)
     data = results.to_dict()
     data["not_entered"] = [{"name": name, "reason": reason} for name, reason in skipped]
+    data["not_handed_in"] = list(found.missing)
     if args.json:
         write_atomic(args.json, json.dumps(data, indent=1, ensure_ascii=False))
     records = args.records or (args.json.with_suffix(".records.jsonl") if args.json else None)
@@ -213,4 +221,7 @@ def run(args: argparse.Namespace) -> int:
             + _("{wins} of {games} won; {illegal} illegal, {timeouts} time-outs, "
                 "{crashes} crashes").format(wins=b.wins, games=b.games, illegal=b.illegal,
                                            timeouts=b.timeouts, crashes=b.crashes))
+    for b in results.bots:
+        if b.crashes:
+            say(f"{b.name}: {crash_text(asdict(b))}")
     return 0

@@ -75,6 +75,9 @@ class Reply:
     text: str | None
     fault: str | None = None  # None, or one of FAULTS
     seconds: float = 0.0
+    #: For a crash, what the bot raised, when its child said: ``type``, ``message``, and
+    #: where in its code (``cell``, ``line``, ``function``) when known.
+    crash: dict[str, Any] | None = None
 
 
 class Player(Protocol):
@@ -302,6 +305,16 @@ class Tally:
     decisions: int = 0
     seconds: float = 0.0
     faults: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULTS, 0))
+    #: The bot's first crash in the game: where (``game``, ``hand``, ``role``) and, when
+    #: its child said, what it raised (:attr:`Reply.crash`; a later crash's, when the
+    #: first one's child died without a word).
+    first_crash: dict[str, Any] | None = None
+
+    def crashed(self, crash: dict[str, Any] | None, game: int, hand: int, role: str) -> None:
+        if self.first_crash is None:
+            self.first_crash = {"game": game, "hand": hand, "role": role, **(crash or {})}
+        elif crash and "type" not in self.first_crash:
+            self.first_crash.update(crash)
 
 
 @dataclass
@@ -374,6 +387,10 @@ class _Game:
             fault = None
         if fault == "timeout":
             self.benched.add(bot)
+        if fault == "crash":
+            tally.crashed(reply.crash, self.spec.index, len(self.match.history) + 1,
+                          Role.SITTER.value if request.kind == "advise"
+                          else request.view.role.value)
         legal = request.view.legal_actions
         action = None if fault else legal_match(reply.text, legal)
         if request.kind == "advise":
@@ -412,7 +429,9 @@ class _Game:
             points=last.result.points if last else 0,
             outcome=last.result.outcome.value if last else "drawn",
             tallies={name: {"decisions": t.decisions, "seconds": round(t.seconds, 6),
-                            **t.faults} for name, t in self.tallies.items()},
+                            **t.faults, **({"first_crash": t.first_crash}
+                                           if t.first_crash else {})}
+                     for name, t in self.tallies.items()},
             record=json.dumps(m.to_dict(), ensure_ascii=False, separators=(",", ":")))
 
 

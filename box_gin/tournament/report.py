@@ -35,6 +35,47 @@ table.bg-board{border-collapse:collapse;width:100%}
 </style>"""
 
 
+def _plain(text: object, cap: int = 200) -> str:
+    """A bot's own words (an exception's message), on one line, without control
+    characters, capped: quoted safely on a terminal and a page alike."""
+    flat = "".join(c if c.isprintable() else " " for c in str(text))
+    return flat if len(flat) <= cap else flat[:cap - 1] + "…"
+
+
+def crash_text(bot: dict[str, Any]) -> str:
+    """What a bot's crashes say to its learner and the teacher: how many, the first's
+    game, hand and seat, what it raised and where in the learner's code ("" for a bot
+    that never crashed)."""
+    n = int(bot.get("crashes") or 0)
+    if not n:
+        return ""
+    parts = [ngettext("{n} crash", "{n} crashes", n).format(n=n)]
+    first = bot.get("first_crash") or {}
+    if first.get("game") is not None:
+        try:
+            role = Role(str(first.get("role"))).label
+        except ValueError:
+            role = str(first.get("role"))
+        if first["game"] == -1:
+            parts.append(_("the first in the final, hand {hand}, as the {role}").format(
+                hand=first.get("hand", "?"), role=role))
+        else:  # the schedule's games counted from 1, as a reader counts them
+            parts.append(_("the first in game {game}, hand {hand}, as the {role}").format(
+                game=int(first["game"]) + 1, hand=first.get("hand", "?"), role=role))
+    if first.get("type"):
+        error = _plain(first["type"], 60)
+        if first.get("message"):
+            error += f": {_plain(first['message'])}"
+        parts.append(error)
+    if first.get("line") is not None:
+        parts.append(_("raised in {function}, line {line} ({cell})").format(
+            function=_plain(first.get("function") or "?", 60), line=first["line"],
+            cell=_plain(first.get("cell") or "?", 120)))
+    elif not first.get("type"):
+        parts.append(_("the bot's process stopped without saying why"))
+    return "; ".join(parts)
+
+
 def _one(value: object) -> str:
     """A rating or an interval's end as the language writes it, one decimal."""
     return format_number(float(value), 1)  # type: ignore[arg-type]
@@ -173,6 +214,18 @@ def leaderboard_html(results: dict[str, Any], title: str | None = None) -> str:
             f'<li data-bot="{_h(m.get("name", ""))}"><bdi>{_h(m.get("name", ""))}</bdi>: '
             f'{_h(m.get("reason", ""))}</li>' for m in missing if isinstance(m, dict))
             + "</ul>")
+    absent = results.get("not_handed_in") or []
+    if absent:
+        head = _("Not handed in")
+        out.append(f'<h2 id="not-handed-in">{_h(head)}</h2><ul class="bg-not-handed-in">'
+                   + "".join(f'<li data-bot="{_h(name)}"><bdi>{_h(name)}</bdi></li>'
+                             for name in absent if isinstance(name, str)) + "</ul>")
+    crashed = [(b["name"], crash_text(b)) for b in bots if b.get("crashes")]
+    if crashed:
+        head = _("Crashes")
+        out.append(f'<h2 id="crashes">{_h(head)}</h2><ul class="bg-crashes">' + "".join(
+            f'<li data-bot="{_h(name)}"><bdi>{_h(name)}</bdi>: {_h(text)}</li>'
+            for name, text in crashed) + "</ul>")
     chart_title = _("Ratings with their 95% intervals")
     out.append(f'<h2 id="ratings">{_h(chart_title)}</h2>')
     out.append(ratings_svg(bots))

@@ -150,6 +150,9 @@ class BotSummary:
     timeouts: int
     crashes: int
     problems: list[str]
+    #: The first crash (in schedule order): its game, hand and role, and what the bot
+    #: raised and where when its child said (:attr:`.core.Tally.first_crash`).
+    first_crash: dict[str, Any] | None = None
 
 
 @dataclass
@@ -194,6 +197,7 @@ def summarise(entrants: Sequence[Entrant], games: Sequence[GameResult]) -> list[
         wins = dict.fromkeys((s.value for s in SEATS), 0)
         faults = dict.fromkeys(FAULTS, 0)
         decisions = 0
+        first: dict[str, Any] | None = None
         for g in games:
             seat = next((s for s, n in g.seats.items() if n == e.name), None)
             if seat is None:
@@ -203,6 +207,10 @@ def summarise(entrants: Sequence[Entrant], games: Sequence[GameResult]) -> list[
             if g.winner == side:
                 wins[seat] += 1
             tally = g.tallies[e.name]
+            crash = tally.get("first_crash")
+            if crash and (first is None or ("type" not in first and "type" in crash)):
+                first = crash if first is None else {**crash, **{
+                    k: first[k] for k in ("game", "hand", "role")}}
             decisions += tally["decisions"]
             for k in FAULTS:
                 faults[k] += tally[k]
@@ -213,7 +221,7 @@ def summarise(entrants: Sequence[Entrant], games: Sequence[GameResult]) -> list[
             place=place[e.name], games=sum(per_seat.values()), wins=sum(wins.values()),
             games_per_seat=per_seat, wins_per_seat=wins, decisions=decisions,
             illegal=faults["illegal"], timeouts=faults["timeout"], crashes=faults["crash"],
-            problems=list(e.problems)))
+            problems=list(e.problems), first_crash=first))
     out.sort(key=lambda b: (-b.rating, b.name))
     return out
 

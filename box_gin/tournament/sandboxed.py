@@ -350,8 +350,23 @@ class SandboxedPlayer:
         if answer is None or isinstance(answer, str):
             return Reply(answer, None, seconds)
         if isinstance(answer, dict) and "e" in answer:
-            return Reply(None, "crash", seconds)
+            return Reply(None, "crash", seconds, crash=crash_of(answer))
         return Reply(None, "illegal", seconds)
+
+
+def crash_of(answer: dict[str, Any]) -> dict[str, Any]:
+    """What a child said its bot raised (``{"e", "m", "w", "l", "f"}``, see
+    ``botchild.py``), each part checked and capped: the child's word, never trusted."""
+    def text(key: str, cap: int) -> str | None:
+        value = answer.get(key)
+        return value[:cap] if isinstance(value, str) else None
+
+    line = answer.get("l")
+    said = {"type": text("e", 60) or "?", "message": text("m", 200) or "",
+            "cell": text("w", 120), "function": text("f", 60),
+            "line": line if isinstance(line, int) and not isinstance(line, bool)
+            and 0 < line < 1_000_000 else None}
+    return {k: v for k, v in said.items() if v is not None}
 
 
 class SidedPlayer:
