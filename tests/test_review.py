@@ -31,7 +31,7 @@ from box_gin.errors import RecordError
 from box_gin.hand import Phase, Role
 from box_gin.knocking import best_discards
 from box_gin.melds import best_melds
-from box_gin.review import evaluate, playout, read_record, review_hands
+from box_gin.review import core, evaluate, playout, read_record, review_hands
 from box_gin.review import records as records_module
 from box_gin.review.evaluate import EXACT_LIMIT, action_code, position
 from box_gin.review.playout import SplitMix64
@@ -506,3 +506,31 @@ def test_the_command_writes_json_that_the_review_reads_back(hand_record: Path,
     for d, e in zip(data["decisions"], review.decisions, strict=True):
         assert [v["value"] for v in d["values"]] == [v.value for v in e.evaluation.values]
     assert {s["player"] for s in data["summaries"]} == {"captain", "box"}
+
+
+def test_a_match_review_reads_each_decision_from_its_own_seats_view() -> None:
+    """A classroom's record (a match record, as tables.record_json writes it) reviewed for
+    every player: each decision is its player's turn, shows only that seat's cards, and
+    has exactly the values of that seat's view at that moment."""
+    from box_gin import Match
+
+    match = Match.new(["Ada", "Ben", "Cy"], seed=8)
+    match.play({n: greedy_bot for n in match.players}, max_hands=2)
+    quick = functools.partial(evaluate, max_worlds=48)
+    hands = records_module.played_hands(json.loads(match.to_json()))
+    review = review_hands(hands, seed=4, evaluator=quick)
+    assert review.decisions
+    for reviewed in review.hands:
+        played = reviewed.played
+        replay = Hand.deal(played.hand.rules, deck=played.hand.deck)
+        by_step = {d.step: d for d in reviewed.decisions}
+        for step, (role, action) in enumerate(played.hand.history):
+            d = by_step.get(step)
+            if d is not None:
+                view = replay.view(role)
+                assert d.player == played.player(role) and d.role is role
+                assert d.cards == view.hand
+                assert not set(d.cards) & replay.hands[role.opponent]
+                assert d.evaluation == quick(view, seed=core.decision_seed(
+                    4, played.game, played.number, step), doubled=replay.doubled)
+            replay.apply(action)
