@@ -2,7 +2,7 @@
 
 A room above the bots, beside the tournament: :mod:`.playout` plays a hand out with the
 greedy rollout policy on masks, :mod:`.evaluate` values every legal action of a decision
-from what the seat could know, :mod:`.ratings` rates and explains, :mod:`.records` reads
+from what the seat could know, :mod:`.classify` rates and explains, :mod:`.records` reads
 the records the kit writes, :mod:`.core` reviews whole hands, :mod:`.page` writes the
 HTML page and :mod:`.cli` is ``box-gin review``.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .core import Decision, Review, ReviewedHand, SeatSummary, review_hand, review_hands
 from .evaluate import ActionValue, Evaluation, evaluate
-from .ratings import Rating, rate
+from .classify import Rating, rate
 from .records import PlayedHand, played_hands, read_record
 
 __all__ = [

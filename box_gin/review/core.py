@@ -24,7 +24,7 @@ from ..hand import Hand, Phase, Role
 from ..i18n import _
 from .evaluate import Evaluation, evaluate
 from .playout import MASK64, SplitMix64
-from .ratings import Rating, rate, reason
+from .classify import Rating, rate, reason
 from .records import PlayedHand, played_hands
 
 __all__ = ["Decision", "Review", "ReviewedHand", "SeatSummary", "played_hands",

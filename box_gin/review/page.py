@@ -12,7 +12,7 @@ import html
 from ..i18n import _, format_number, format_percent, get_language, is_rtl
 from ..views.cards import STYLE, cards_html
 from .core import Decision, Review, SeatSummary
-from .ratings import Rating, signed
+from .classify import Rating, signed
 
 REVIEW_STYLE = """<style>
 :root{--ink:#111;--muted:#555;--line:#bbb}
