@@ -31,7 +31,12 @@ table.bg-board{border-collapse:collapse;width:100%}
 .bg-ratings{width:100%;max-width:900px;height:auto;display:block}
 .bg-replay{border:2px solid var(--line);border-radius:.6em;padding:.5em .9em;margin:.8em 0;
  break-inside:avoid}
-.bg-actions{font:.9em/1.4 ui-monospace,monospace;direction:ltr;text-align:left}
+.bg-actions{font:.9em/1.4 ui-monospace,monospace;direction:ltr;text-align:left;
+ overflow-wrap:anywhere}
+.bg-scroll,.bg-match,.bg-result{max-width:100%;overflow-x:auto}
+p.bg-muted{overflow-wrap:anywhere}
+.bg-replay,.bg-replay *{max-width:100%;box-sizing:border-box}
+.bg-replay .bg-cards{flex-wrap:wrap}
 </style>"""
 
 
@@ -186,7 +191,8 @@ def leaderboard_html(results: dict[str, Any], title: str | None = None) -> str:
     heads = [_("place"), _("bot"), _("rating"), _("95% interval"), _("games"), _("wins"),
              *[_("wins as {seat}").format(seat=s.label) for s in seats],
              _("illegal actions"), _("time-outs"), _("crashes")]
-    out.append('<table class="bg-board"><thead><tr>' + "".join(
+    out.append(f'<div class="bg-scroll" role="region" tabindex="0" '
+               f'aria-labelledby="leaderboard"><table class="bg-board"><thead><tr>' + "".join(
         f"<th>{_h(h)}</th>" for h in heads) + "</tr></thead><tbody>")
     reference = _("(reference)")
     for b in bots:
@@ -206,7 +212,7 @@ def leaderboard_html(results: dict[str, Any], title: str | None = None) -> str:
             f'<td class="bg-num"><bdi dir="ltr">{_one(b["low"])} – {_one(b["high"])}</bdi></td>'
             f'<td class="bg-num">{b["games"]}</td><td class="bg-num">{b["wins"]}</td>'
             f"{per_seat}{faults}</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     missing = results.get("not_entered") or []
     if missing:
         head = _("Not entered")
