@@ -36,8 +36,8 @@ from box_gin.bots.simple import seeded_random_bot
 from box_gin.hand import Role
 from box_gin.review import evaluate, played_hands, review_hands
 from box_gin.review import playout as po
-from box_gin.review.evaluate import action_code, position
 from box_gin.review.classify import Rating
+from box_gin.review.evaluate import action_code, position
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "review.md"

@@ -15,6 +15,7 @@ from box_gin.checker.verdicts import Note, safe_problem, verdict_of
 from box_gin.cli import main
 from box_gin.katas import BY_NAME
 from box_gin.katas.core import Failure, KataResult, Outcome, Raised, Returned, call_text
+from box_gin.platforms.class_report import histogram_svg, report_html, summarise
 from box_gin.platforms.gradebook import (
     GradebookError,
     cards_in_text,
@@ -22,7 +23,6 @@ from box_gin.platforms.gradebook import (
     load_gradebook,
     parse_gradebook,
 )
-from box_gin.platforms.class_report import histogram_svg, report_html, summarise
 
 
 def entry(passed: bool, points: int, feedback: str = "", **extra: object) -> dict:

@@ -25,9 +25,9 @@ from typing import Any
 
 import pytest
 
+from box_gin.checker.gradebook import folder_name, gradebook_csv
 from box_gin.checker.grader import safe_judge_cases
 from box_gin.checker.lms import lms_csv, parse_roster
-from box_gin.checker.gradebook import folder_name, gradebook_csv
 from box_gin.checker.safe import csv_cell, quoted, visible
 from box_gin.checker.submissions import display_name, find_submissions, student_key
 from box_gin.checker.verdicts import localise, verdict_text

@@ -33,9 +33,9 @@ from box_gin.knocking import best_discards
 from box_gin.melds import best_melds
 from box_gin.review import core, evaluate, playout, read_record, review_hands
 from box_gin.review import records as records_module
+from box_gin.review.classify import Rating, rate
 from box_gin.review.evaluate import EXACT_LIMIT, action_code, position
 from box_gin.review.playout import SplitMix64
-from box_gin.review.classify import Rating, rate
 
 #: The tests that review many whole hands at the review's own settings: seconds on the
 #: compiled playout, minutes in pure Python (a machine without a C compiler).

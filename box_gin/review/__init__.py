@@ -9,9 +9,9 @@ HTML page and :mod:`.cli` is ``box-gin review``.
 
 from __future__ import annotations
 
+from .classify import Rating, rate
 from .core import Decision, Review, ReviewedHand, SeatSummary, review_hand, review_hands
 from .evaluate import ActionValue, Evaluation, evaluate
-from .classify import Rating, rate
 from .records import PlayedHand, played_hands, read_record
 
 __all__ = [

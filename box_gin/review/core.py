@@ -22,9 +22,9 @@ from ..cards import Card
 from ..errors import RecordError
 from ..hand import Hand, Phase, Role
 from ..i18n import _
+from .classify import Rating, rate, reason
 from .evaluate import Evaluation, evaluate
 from .playout import MASK64, SplitMix64
-from .classify import Rating, rate, reason
 from .records import PlayedHand, played_hands
 
 __all__ = ["Decision", "Review", "ReviewedHand", "SeatSummary", "played_hands",

@@ -11,8 +11,8 @@ import html
 
 from ..i18n import _, format_number, format_percent, get_language, is_rtl
 from ..views.cards import STYLE, cards_html
-from .core import Decision, Review, SeatSummary
 from .classify import Rating, signed
+from .core import Decision, Review, SeatSummary
 
 REVIEW_STYLE = """<style>
 :root{--ink:#111;--muted:#555;--line:#bbb}
