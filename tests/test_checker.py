@@ -164,7 +164,7 @@ def test_a_rerun_takes_a_translated_submission_from_the_cache(tmp_path, capsys):
 
 
 def test_a_cached_result_is_kept_as_it_was_signed(tmp_path):
-    from box_gin.checker.gradebook import Cache
+    from box_gin.checker.outputs import Cache
 
     cache = Cache(tmp_path / "c.cache", seed=7, key=b"k" * 32)
     katas: dict[str, Any] = {"k": {"feedback": "not passed"}}

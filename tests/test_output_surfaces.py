@@ -25,9 +25,9 @@ from typing import Any
 
 import pytest
 
-from box_gin.checker.gradebook import folder_name, gradebook_csv
 from box_gin.checker.grader import safe_judge_cases
 from box_gin.checker.lms import lms_csv, parse_roster
+from box_gin.checker.outputs import folder_name, gradebook_csv
 from box_gin.checker.safe import csv_cell, quoted, visible
 from box_gin.checker.submissions import display_name, find_submissions, student_key
 from box_gin.checker.verdicts import localise, verdict_text
@@ -367,7 +367,7 @@ def test_the_verdict_renders_in_the_language_asked(tmp_path: Path) -> None:
 
 
 def test_an_entry_that_cannot_be_written_costs_only_itself(tmp_path: Path) -> None:
-    from box_gin.checker.gradebook import Cache, write_outputs
+    from box_gin.checker.outputs import Cache, write_outputs
 
     cache = Cache(tmp_path / "c.cache", seed=7, key=b"k" * 32)
     cache.put("ok", "d1", {"student": "ok", "score": 1})

@@ -31,9 +31,9 @@ from ..files import write_atomic
 from ..i18n import _
 from ..katas.specs import KATAS
 from .caps import Limits, SandboxError
-from .gradebook import Cache, cache_key, write_outputs
 from .grader import CHECKER_VERSION, MAX_FEEDBACK, StudentResult, grade_all, new_seed, start_run
 from .lms import DEFAULT_ASSIGNMENT, lms_csv, load_roster
+from .outputs import Cache, cache_key, write_outputs
 from .safe import visible
 from .submissions import NothingToGrade, find_submissions
 from .verdicts import localise

@@ -43,7 +43,7 @@ from typing import Any
 
 from ..errors import BoxGinError
 from ..i18n import _, ngettext
-from .gradebook import key_of
+from .outputs import key_of
 from .safe import csv_row
 from .submissions import student_key
 
