@@ -125,7 +125,7 @@ def test_the_greedy_bot_never_throws_back_the_taken_card() -> None:
 
 def test_the_seat_driver_stops_for_a_person_and_when_the_table_asks() -> None:
     from box_gin import Match
-    from box_gin.bots.seats import bots_decide, play_bots
+    from box_gin.bots.driver import bots_decide, play_bots
 
     match = Match.new(["Ada", "Bo", "Cy"], seed=5)
     bots = {"Bo": greedy_bot, "Cy": greedy_bot}

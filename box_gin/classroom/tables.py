@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from ..actions import Action
 from ..bots import KIT_BOTS, Bot, make_bot
-from ..bots.seats import bots_decide, play_bots
+from ..bots.driver import bots_decide, play_bots
 from ..cards import Card
 from ..errors import BoxGinError, IllegalActionError
 from ..hand import Hand, Role

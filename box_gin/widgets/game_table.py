@@ -1,6 +1,6 @@
 """The Game Table: a whole game from any seat against bots, with the score sheet and a
 chart of the cumulative scores (``score_chart.py``); its bots play through the one seat
-driver (``box_gin/bots/seats.py``).
+driver (``box_gin/bots/driver.py``).
 
 >>> table = GameTable(seed=5)
 >>> table.match.to_play == table.human or table.showing is not None or table.advising
@@ -19,7 +19,7 @@ import ipywidgets as w
 
 from ..actions import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, discard, knock
 from ..bots import Advice, Bot, advise, make_bot
-from ..bots.seats import play_bots
+from ..bots.driver import play_bots
 from ..cards import Card
 from ..compat import chart_needs_full_install, have_matplotlib
 from ..errors import BoxGinError
