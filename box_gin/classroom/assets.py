@@ -79,6 +79,8 @@ form.bg-form input,form.bg-form select{min-height:44px;min-width:44px;box-sizing
 form.bg-form input[type=radio]{min-height:0;width:24px;height:24px;vertical-align:middle}
 form.bg-form fieldset label{display:flex;align-items:center;gap:.4em;min-height:44px}
 table.bg-seats td,table.bg-seats th{padding:.1em .5em;text-align:start}
+form.bg-free{margin:0}
+.bg-wide{max-width:100%;overflow-x:auto}
 main a{display:inline-flex;align-items:center;min-height:44px;min-width:44px}
 @media (max-width:600px){
  main{padding:.3em .4em}

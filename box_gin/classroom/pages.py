@@ -392,8 +392,10 @@ def join_page(table: Table, lang: str, error: str = "") -> str:
             places.append(f'<label><input type="radio" disabled> {esc(label)}: '
                           f"{esc(name)}</label>")
     full = all(n is not None for n in table.names)
+    lost = _("Lost your place (another device, a closed window)? Ask the teacher: they "
+             "can give you a link back to it.")
     body = (f'<p class="bg-error">{esc(error)}</p>' if error else "") + (
-        f"<p>{esc(lab('This table is full.'))}</p>" if full else
+        f"<p>{esc(lab('This table is full.'))}</p><p>{esc(lost)}</p>" if full else
         f'<form class="bg-form" method="post" action="/join/{table.code}">'
         f'<label>{esc(lab("Your name"))} <input name="name" required maxlength="24" '
         f'autocomplete="nickname"></label><fieldset><legend>{esc(lab("Your place"))}</legend>'
@@ -417,18 +419,36 @@ def _state_line(table: Table) -> str:
                                                  name=match.to_play or "–")
 
 
-def _seats_html(table: Table) -> str:
+def _seats_html(table: Table, controls: bool = False) -> str:
+    """The places, their players, roles and scores; ``controls``: with the teacher's
+    button that frees a learner's place for another browser (:func:`free_form`)."""
     match = table.match
     rows = []
     for i, name in enumerate(table.names):
         role = table.role_of(i)
         score = match.scores.get(name, 0) if match is not None and name else ""
         bot = f" ({lab('bot')})" if i in table.bot_places else ""
+        free = free_form(table, i) if controls and name and i not in table.bot_places \
+            else ""
         rows.append(f"<tr><td>{i + 1}</td><td>{esc((name or '–') + bot)}</td>"
-                    f"<td>{esc(role.label if role else '')}</td><td>{score}</td></tr>")
-    head = "".join(f"<th>{esc(t)}</th>" for t in (
-        _("Place"), _("Name"), _("Role"), _("Score")))
-    return f'<table class="bg-seats"><tr>{head}</tr>{"".join(rows)}</table>'
+                    f"<td>{esc(role.label if role else '')}</td><td>{score}</td>"
+                    + (f"<td>{free}</td>" if controls else "") + "</tr>")
+    titles = [_("Place"), _("Name"), _("Role"), _("Score")]
+    if controls:
+        titles.append(_("Another browser"))
+    head = "".join(f"<th>{esc(t)}</th>" for t in titles)
+    return (f'<div class="bg-wide"><table class="bg-seats"><tr>{head}</tr>{"".join(rows)}'
+            "</table></div>")
+
+
+def free_form(table: Table, place: int) -> str:
+    """The teacher's button that frees ``place`` (a learner's) for another browser."""
+    name = table.names[place] or ""
+    label = _("Free place {n} ({name}) for another browser").format(n=place + 1, name=name)
+    free = _("Free")
+    return (f'<form class="bg-free" method="post" action="/teacher/t/{table.code}/free/'
+            f'{place}"><button class="bg-act" type="submit" aria-label="{esc(label)}"'
+            f' title="{esc(label)}">{esc(free)}</button></form>')
 
 
 @functools.lru_cache(maxsize=256)
@@ -497,7 +517,7 @@ def watch_parts(table: Table) -> dict[str, str]:
     """A table as the teacher sees it: every card face up, the score sheet, the hands."""
     match = table.match
     parts = [f'<div class="bg-readout bg-state">{esc(_state_line(table))}</div>',
-             _seats_html(table)]
+             _seats_html(table, controls=True)]
     if match is not None:
         parts.append(roles_html(match.roles))
         if not match.is_over:
@@ -571,16 +591,6 @@ def message_page(title: str, text: str, lang: str) -> str:
                        f'{esc(lab("Join a table"))}</a></p>', lang)
 
 
-def startup_lines(url: str, teacher_url: str, host: str) -> list[str]:
-    """What ``box-gin serve`` prints when it starts."""
-    lines = [_("Box gin classroom: learners join at {url}").format(url=url),
-             _("The teacher's page (keep this address secret): {url}").format(url=teacher_url)]
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        lines.append(_("Warning: listening on {host}: anyone on this network can reach "
-                       "the server. Use it only on the classroom's network.").format(host=host))
-    return lines
-
-
 __all__ = ["LANGUAGE_NAMES", "home_page", "join_page", "language", "overview_parts",
            "pick_language", "projector_page", "replay_page", "seat_page", "seat_parts",
-           "startup_lines", "teacher_page", "watch_page", "watch_parts"]
+           "teacher_page", "watch_page", "watch_parts"]

@@ -7,7 +7,9 @@ Routes (every page rendered on the server, see :mod:`box_gin.classroom.pages`):
   cookie, so that a reload or a lost connection gives the same seat back;
 - ``/t/CODE`` and its websocket ``/ws/CODE``: the table as that seat sees it;
 - ``/teacher?key=...`` (the key is printed at start): the teacher's pages, behind a
-  cookie: create tables, watch them, replay finished hands, download match records.
+  cookie: create tables, watch them, replay finished hands, download match records,
+  free a learner's place for another browser (``/teacher/t/CODE/free/PLACE``, whose
+  answer is a one-time link ``/retake/CODE/TOKEN`` back to it; :mod:`.seats`).
 
 Every frame a learner's socket gets, the first included, is built from that seat's
 view; an action is applied by the engine for the seat's own player (``player=``), under
@@ -21,6 +23,7 @@ one socket (:mod:`box_gin.classroom.limits`); every malformed request is answere
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import secrets
 import socket
@@ -39,21 +42,16 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import BoxGinError
 from ..i18n import LANGUAGES, _
-from . import pages
+from . import pages, seats
 from .limits import MAX_MESSAGE, Guard, Outbox, TooLarge, read_body
 from .pages import language, pick_language
+from .seats import YEAR, seat_cookie
 from .store import Store
 from .tables import Room, SeatError, Table
 
 TEACHER_COOKIE = "bg_teacher"
 LANG_COOKIE = "bg_lang"
 TEACHER_LANG_COOKIE = "bg_teacher_lang"
-YEAR = 365 * 24 * 3600
-
-
-def seat_cookie(code: str) -> str:
-    """The cookie holding a seat's secret token at table ``code``."""
-    return f"bg_seat_{code}"
 
 
 @dataclass(eq=False)
@@ -497,6 +495,9 @@ class Classroom:
             Route("/teacher/t/{code}/projector", self.projector),
             Route("/teacher/t/{code}/hand/{number}", self.replay),
             Route("/teacher/t/{code}/record.json", self.record),
+            Route("/teacher/t/{code}/free/{place}", functools.partial(seats.free, self),
+                  methods=["POST"]),
+            Route("/retake/{code}/{token}", functools.partial(seats.retake, self)),
         ]))
 
 
@@ -545,6 +546,16 @@ def room_address(host: str) -> str:
             return socket.gethostname()
 
 
+def startup_lines(url: str, teacher_url: str, host: str) -> list[str]:
+    """What ``box-gin serve`` prints when it starts."""
+    lines = [_("Box gin classroom: learners join at {url}").format(url=url),
+             _("The teacher's page (keep this address secret): {url}").format(url=teacher_url)]
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        lines.append(_("Warning: listening on {host}: anyone on this network can reach "
+                       "the server. Use it only on the classroom's network.").format(host=host))
+    return lines
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = "box-gin-class.db",
           out: Any = None) -> None:
     """Run the classroom server until interrupted (``box-gin serve``)."""
@@ -553,7 +564,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = "box-gin-c
     out = out or sys.stdout
     classroom = Classroom(db)
     where = f"http://{room_address(host)}:{port}/"
-    for line in pages.startup_lines(where, f"{where}teacher?key={classroom.key}", host):
+    for line in startup_lines(where, f"{where}teacher?key={classroom.key}", host):
         print(line, file=out, flush=True)
     config = uvicorn.Config(classroom.app(), host=host, port=port, log_level="warning",
                             ws="websockets-sansio", lifespan="off",

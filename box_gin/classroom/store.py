@@ -206,6 +206,15 @@ class Store:
         except sqlite3.IntegrityError:
             raise StoreError(f"table {table_id}: place {place} is taken") from None
 
+    def new_token(self, table_id: int, place: int, token: str) -> None:
+        """A learner's place given a new secret token (the teacher freed it for another
+        browser): the old token opens nothing from now on."""
+        cur = self._db.execute(
+            "UPDATE seats SET token=? WHERE table_id=? AND place=? AND bot=0",
+            (token, table_id, place))
+        if cur.rowcount != 1:
+            raise StoreError(f"table {table_id}: no learner in place {place}")
+
     # -- actions and advice --------------------------------------------------------------
 
     def add_action(self, table_id: int, seq: int, player: str, text: str) -> None:

@@ -184,6 +184,48 @@ def test_a_hand_by_keyboard_alone_and_its_end_at_the_top(
     assert not errors, errors
 
 
+def test_a_place_freed_by_the_teacher_is_retaken_from_a_new_browser(
+        browser: Any, server: ServeProcess) -> None:
+    errors: list[str] = []
+    code, pages = _seats(browser, server, 5, "en", {"width": 1100, "height": 900}, errors)
+    old = pages["Zoe"]
+    hand = old.locator(".bg-my-hand").inner_html()
+    # A new browser without the seat's cookie is told the table is full, and what to do.
+    lost = browser.new_context()
+    stranger = _open(lost, f"{server.base}join/{code}", errors)
+    assert "Ask the teacher" in stranger.locator("main").inner_text()
+    # The teacher frees Zoe's place from the table's page (the button is keyboard-reachable).
+    teacher = _teacher(browser, server, "en", {"width": 1280, "height": 900}, errors)
+    teacher.goto(f"{server.base}teacher/t/{code}")
+    free = teacher.get_by_role("button", name="Free place 1 (Zoe) for another browser")
+    free.focus()
+    teacher.keyboard.press("Enter")
+    link = teacher.locator(".bg-retake a")
+    link.wait_for()
+    url = link.get_attribute("href")
+    assert url and f"/retake/{code}/" in url
+    assert teacher.locator(".bg-qr svg").count() == 1
+    assert wcag_violations(teacher) == []
+    teacher.screenshot(path=str(SCREENSHOTS / "access-freed.png"))
+    # The old browser is closed out: its socket goes, and a reload finds no seat.
+    old.wait_for_function("() => document.getElementById('bg-page').dataset.online === '0'")
+    old.reload()
+    assert "/join/" in old.url
+    # The new browser opens the link: Zoe's place, with Zoe's cards.
+    stranger.goto(url)
+    stranger.wait_for_url(f"**/t/{code}")
+    stranger.locator(".bg-my-hand").wait_for()
+    assert "Zoe" in stranger.title()
+    assert stranger.locator(".bg-my-hand").inner_html() == hand
+    # The link opens the place once.
+    other = _open(browser.new_context(), url, errors)
+    assert "/t/" not in other.url and "ask the teacher" in other.locator("main").inner_text()
+    _close(teacher, stranger, other, *pages.values())
+    # Expected: the old browser's socket refused (403) and the used link's 404.
+    expected = ("WebSocket connection", "status of 404", "status of 403")
+    assert not [e for e in errors if not any(x in e for x in expected)], errors
+
+
 #: Every control of the page narrower or shorter than 44 px, and whether the page scrolls
 #: sideways.
 PHONE_JS = """() => {
