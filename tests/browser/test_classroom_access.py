@@ -261,13 +261,13 @@ def test_the_classroom_on_a_phone(browser: Any, server: ServeProcess) -> None:
             box = buttons.last.bounding_box()
             assert box is not None and box["y"] + box["height"] <= PHONE["height"], \
                 (role, box)
-    for url in (f"{server.base}teacher", f"{server.base}teacher/t/{code}",
-                f"{server.base}join/{code}", server.base):
+    for shot, url in (("overview", f"{server.base}teacher"),
+                      ("watch", f"{server.base}teacher/t/{code}"),
+                      ("join", f"{server.base}join/{code}"), ("home", server.base)):
         teacher.goto(url)
         found = teacher.evaluate(PHONE_JS)
         assert found["overflow"] <= 0, (url, found)
         assert not found["small"], (url, found["small"])
-        shot = url.rstrip("/").rsplit("/", 1)[-1].replace(":", "") or "home"
         teacher.screenshot(path=str(SCREENSHOTS / f"access-phone-{shot}.png"),
                            full_page=True)
     _close(teacher, *pages.values())
