@@ -6,6 +6,7 @@
     box-gin report grades.json --html report.html
     box-gin serve --host 0.0.0.0
     box-gin tournament submissions/ --json results.json --html leaderboard.html
+    box-gin review match.json --seat Ada --html review.html
 
 Every command is a line of :func:`commands`: a function that adds its parser and one
 that runs it.  Grading itself is :func:`box_gin.checker.check.check`; this module only
