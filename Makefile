@@ -9,7 +9,7 @@ PY     := $(BIN)/python
 # add the classic notebook package and its own JupyterLab extensions to .venv.
 NBG    := .venv-nbgrader
 
-.PHONY: lab test lint typecheck pytest notebooks translations exercises bench play class class-load lite lite-test clean help
+.PHONY: lab test lint typecheck pytest notebooks translations exercises bench mutants play class class-load lite lite-test clean help
 
 help:
 	@echo "make lab        open the kit in JupyterLab, at START.ipynb"
@@ -19,6 +19,7 @@ help:
 	@echo "                and execute notebooks/<lang>/, solutions/<lang>/, exercises/<lang>/"
 	@echo "make exercises  regenerate exercises/ from solutions/"
 	@echo "make bench      run the benchmarks and rewrite benchmarks/README.md's table"
+	@echo "make mutants    the mutation run of the katas' fixed cases (a few minutes)"
 	@echo "make play       serve the Game Table as a web app (Voila);"
 	@echo "                options: make play ARGS='--seed 7 --lang fr --port 8866'"
 	@echo "                (--host 0.0.0.0: for other machines too, with a warning)"
@@ -118,6 +119,11 @@ exercises: $(VENV)/.stamp-test
 
 bench: $(VENV)/.stamp-bench
 	$(PY) benchmarks/run.py --write
+
+# The mutation run of the katas' fixed cases (docs/checker.md, "Mutation testing");
+# a few minutes, so not part of make test (tests/test_mutants.py runs a sample).
+mutants: $(VENV)/.stamp-test
+	$(PY) -m box_gin.tools.mutate --jobs 2
 
 play: $(VENV)/.stamp-notebooks
 	$(PY) -m box_gin.tools.play $(ARGS)
