@@ -108,11 +108,27 @@ SCRIPT = """<script>
   const root = document.getElementById('bg-page'); let seq = Number(root.dataset.seq);
   let ws = null, wait = 500;
   const error = t => { const e = document.getElementById('bg-error'); if (e) e.textContent = t; };
-  function refocus(had, action) {
+  // What the focused control is, to find it again in the new HTML: its action, its
+  // form's address or its link's.
+  function keyOf(e) {
+    if (!e || !e.closest) return null;
+    if (e.dataset && e.dataset.action) return ['button[data-action]', 'action', e.dataset.action];
+    const form = e.closest('form');
+    if (form) return ['form', 'action', form.getAttribute('action')];
+    if (e.getAttribute('href')) return ['a[href]', 'href', e.getAttribute('href')];
+    return null;
+  }
+  function refocus(had, key) {
     const live = document.getElementById('bg-live');
     if (!live || !had) return;
-    const same = action && [...live.querySelectorAll('button[data-action]')]
-      .find(b => b.dataset.action === action && !b.disabled);
+    let same = null;
+    if (key) {
+      const found = [...live.querySelectorAll(key[0])].find(e =>
+        (key[1] === 'action' && key[0] !== 'form' ? e.dataset.action
+         : e.getAttribute(key[1])) === key[2]);
+      same = found && key[0] === 'form' ? found.querySelector('button, input') : found;
+      if (same && same.disabled) same = null;
+    }
     const next = same || live.querySelector('button[data-action]:not(:disabled)');
     if (next) { next.focus(); return; }
     if (!live.hasAttribute('tabindex')) live.setAttribute('tabindex', '-1');
@@ -127,7 +143,7 @@ SCRIPT = """<script>
       if (m.type === 'frame') {
         const active = document.activeElement;
         let had = root.dataset.seat === '1' && (active === document.body || active === null);
-        const action = active && active.dataset ? active.dataset.action : undefined;
+        const key = keyOf(active);
         for (const [id, part] of Object.entries(m.parts)) {
           const el = document.getElementById(id);
           if (!el) continue;
@@ -135,7 +151,7 @@ SCRIPT = """<script>
           el.innerHTML = part;
         }
         seq = m.seq; root.dataset.seq = String(m.seq); error('');
-        refocus(had, action);
+        refocus(had, key);
       } else if (m.type === 'error') {
         error(m.message);
         document.querySelectorAll('button[data-action]').forEach(b => { b.disabled = false; });

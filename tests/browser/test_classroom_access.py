@@ -198,7 +198,6 @@ def test_a_place_freed_by_the_teacher_is_retaken_from_a_new_browser(
     errors: list[str] = []
     code, pages = _seats(browser, server, 5, "en", {"width": 1100, "height": 900}, errors)
     old = pages["Zoe"]
-    hand = old.locator(".bg-my-hand").inner_html()
     # A new browser without the seat's cookie is told the table is full, and what to do.
     lost = browser.new_context()
     stranger = _open(lost, f"{server.base}join/{code}", errors)
@@ -206,6 +205,19 @@ def test_a_place_freed_by_the_teacher_is_retaken_from_a_new_browser(
     # The teacher frees Zoe's place from the table's page (the button is keyboard-reachable).
     teacher = _teacher(browser, server, "en", {"width": 1280, "height": 900}, errors)
     teacher.goto(f"{server.base}teacher/t/{code}")
+    teacher.wait_for_function("() => document.getElementById('bg-page').dataset.online"
+                              " === '1'")
+    # A live update keeps the teacher's focus on the control it was on.
+    yan = teacher.get_by_role("button", name="Free place 2 (Yan) for another browser")
+    yan.focus()
+    name, action = greedy_action(shadow(NAMES, 5))
+    pages[name].locator(f'button[data-kind="act"][data-action="{action}"]').click()
+    teacher.wait_for_function("() => Number(document.getElementById('bg-page')"
+                              ".dataset.seq) >= 1")
+    assert teacher.evaluate("() => document.activeElement.getAttribute('aria-label')") \
+        == "Free place 2 (Yan) for another browser"
+    old.wait_for_function("() => Number(document.getElementById('bg-page').dataset.seq) >= 1")
+    hand = old.locator(".bg-my-hand").inner_html()
     free = teacher.get_by_role("button", name="Free place 1 (Zoe) for another browser")
     free.focus()
     teacher.keyboard.press("Enter")
