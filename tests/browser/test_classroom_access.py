@@ -261,14 +261,15 @@ PHONE_JS = """() => {
 }"""
 
 
-def test_the_classroom_on_a_phone(browser: Any, server: ServeProcess) -> None:
+@pytest.mark.parametrize("lang", ["en", "he"])
+def test_the_classroom_on_a_phone(browser: Any, server: ServeProcess, lang: str) -> None:
     errors: list[str] = []
     seed = 5
-    code, pages = _seats(browser, server, seed, "en", PHONE, errors)
-    teacher = _teacher(browser, server, "en", PHONE, errors)
+    code, pages = _seats(browser, server, seed, lang, PHONE, errors)
+    teacher = _teacher(browser, server, lang, PHONE, errors)
     for role, name in _roles(seed).items():
         pg = pages[name]
-        pg.screenshot(path=str(SCREENSHOTS / f"access-phone-{role.value}.png"))
+        pg.screenshot(path=str(SCREENSHOTS / f"access-phone-{role.value}-{lang}.png"))
         found = pg.evaluate(PHONE_JS)
         assert found["overflow"] <= 0, (role, found)
         assert not found["small"], (role, found["small"])
@@ -289,7 +290,7 @@ def test_the_classroom_on_a_phone(browser: Any, server: ServeProcess) -> None:
         found = teacher.evaluate(PHONE_JS)
         assert found["overflow"] <= 0, (url, found)
         assert not found["small"], (url, found["small"])
-        teacher.screenshot(path=str(SCREENSHOTS / f"access-phone-{shot}.png"),
+        teacher.screenshot(path=str(SCREENSHOTS / f"access-phone-{shot}-{lang}.png"),
                            full_page=True)
     _close(teacher, *pages.values())
     assert not errors, errors
