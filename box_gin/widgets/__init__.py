@@ -6,7 +6,8 @@ person acts on and reads are listed in ``docs/css-classes.md``.
 - :class:`MeldExplorer`: pick cards, see the best melds, build your own;
 - :class:`KnockTrainer`: choose a discard from 11 cards; may you knock?
 - :class:`ScoringWidget`: the end of a hand, step by step, to the score;
-- :class:`GameTable`: a whole game against bots, from any seat.
+- :class:`GameTable`: a whole game against bots, from any seat;
+- :class:`ReviewWidget`: a played hand step by step, each decision rated and explained.
 """
 
 from .base import STYLESHEET, BoxGinWidget, CardButton
@@ -14,9 +15,10 @@ from .deal import DealWidget
 from .game_table import GameTable
 from .knock_trainer import KnockTrainer
 from .meld_explorer import MeldExplorer
+from .review_widget import ReviewWidget
 from .scoring_widget import ScoringWidget
 
 __all__ = [
     "STYLESHEET", "BoxGinWidget", "CardButton", "DealWidget", "GameTable", "KnockTrainer",
-    "MeldExplorer", "ScoringWidget",
+    "MeldExplorer", "ReviewWidget", "ScoringWidget",
 ]
