@@ -191,8 +191,8 @@ def leaderboard_html(results: dict[str, Any], title: str | None = None) -> str:
     heads = [_("place"), _("bot"), _("rating"), _("95% interval"), _("games"), _("wins"),
              *[_("wins as {seat}").format(seat=s.label) for s in seats],
              _("illegal actions"), _("time-outs"), _("crashes")]
-    out.append(f'<div class="bg-scroll" role="region" tabindex="0" '
-               f'aria-labelledby="leaderboard"><table class="bg-board"><thead><tr>' + "".join(
+    out.append('<div class="bg-scroll" role="region" tabindex="0" '
+               'aria-labelledby="leaderboard"><table class="bg-board"><thead><tr>' + "".join(
         f"<th>{_h(h)}</th>" for h in heads) + "</tr></thead><tbody>")
     reference = _("(reference)")
     for b in bots:
