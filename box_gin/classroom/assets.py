@@ -94,6 +94,9 @@ main a{display:inline-flex;align-items:center;min-height:44px;min-width:44px}
  .bg-felt .bg-backs .bg-back+.bg-back{margin-inline-start:-14px}
  .bg-felt .bg-pile .bg-card{width:36px;height:46px}
  .bg-felt .bg-log:nth-last-of-type(n+3){display:none}
+ .bg-ended{padding:.2em .5em;margin-bottom:.3em}
+ .bg-ended h2{font-size:1em}
+ .bg-ended a{min-height:44px}
  form.bg-form label{display:block}
 }
 </style>"""
