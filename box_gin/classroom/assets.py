@@ -160,8 +160,11 @@ SCRIPT = """<script>
         document.querySelectorAll('button[data-action]').forEach(b => { b.disabled = false; });
       }
     };
-    ws.onclose = () => {
-      root.dataset.online = '0'; setTimeout(connect, wait); wait = Math.min(wait * 2, 4000);
+    ws.onclose = ev => {
+      root.dataset.online = '0';
+      // 4403: this seat's place was given to another browser: no reconnecting.
+      if (ev.code === 4403) { error(root.dataset.gone || ''); return; }
+      setTimeout(connect, wait); wait = Math.min(wait * 2, 4000);
     };
   }
   document.addEventListener('click', ev => {

@@ -15,14 +15,13 @@ from __future__ import annotations
 import functools
 import html
 from collections.abc import Mapping
-from contextlib import AbstractContextManager
 
 from .. import i18n
 from ..actions import Action, ActionKind
 from ..bots import bot_label
 from ..cards import Card
 from ..hand import Role, SeatView
-from ..i18n import LANGUAGES, _, is_rtl, ngettext
+from ..i18n import _, is_rtl, ngettext
 from ..match import SitterView
 from ..rules import PRESETS, preset_names
 from ..views.cards import STYLE, back_html, card_html
@@ -35,38 +34,8 @@ from ..views.html import (
     view_html,
 )
 from .assets import PAGE_STYLE, SCRIPT
+from .languages import LANGUAGE_NAMES, language, pick_language
 from .tables import BOT_KINDS, Table
-
-#: Each language's own name (never translated: a reader finds their language by it).
-LANGUAGE_NAMES = {"en": "English", "fr": "Français", "hu": "Magyar", "uk": "Українська",
-                  "id": "Bahasa Indonesia", "he": "עברית"}
-
-
-def language(lang: str) -> AbstractContextManager[None]:
-    """Render in ``lang`` (one of :data:`~box_gin.i18n.LANGUAGES`) inside the block, for
-    this request's task alone (:func:`box_gin.i18n.using`)."""
-    return i18n.using(lang)
-
-
-def pick_language(asked: str | None, cookie: str | None, accept: str | None) -> str:
-    """The page's language: asked for (``?lang=``), else remembered (a cookie), else the
-    browser's first choice that the kit speaks (``Accept-Language``), else English."""
-    for code in (asked, cookie):
-        if code and code in LANGUAGES:
-            return code
-    choices: list[tuple[float, int, str]] = []
-    for i, part in enumerate((accept or "").split(",")):
-        tag, _sep, params = part.strip().partition(";")
-        q = 1.0
-        if params.strip().startswith("q="):
-            try:
-                q = float(params.strip()[2:])
-            except ValueError:
-                q = 0.0
-        code = tag.split("-")[0].strip().lower()
-        if code in LANGUAGES and q > 0:
-            choices.append((-q, i, code))
-    return sorted(choices)[0][2] if choices else "en"
 
 
 def _labels() -> dict[str, str]:
@@ -129,8 +98,11 @@ def page(title: str, body: str, lang: str, *, ws: str = "", seq: int = 0,
     """A whole page: ``body`` in ``<main id="bg-page">``, the language links at its foot
     (first the table, on a phone's small screen), and the script when the page has a
     websocket (``ws``, its path); ``seat``: a seat's page, whose focus the script keeps
-    on the next move."""
+    on the next move, and which says so when its place is given to another browser."""
     direction = "rtl" if is_rtl(lang) else "ltr"
+    gone = _("This place was given to another browser: reload the page to see where you "
+             "can sit.") if seat else ""
+    marks = f' data-seat="1" data-gone="{esc(gone)}"' if seat else ""
     links = " ".join(
         f'<a href="{esc(here)}?lang={code}" lang="{code}" hreflang="{code}"'
         f'{" aria-current=page" if code == lang else ""}>{esc(name)}</a>'
@@ -139,7 +111,7 @@ def page(title: str, body: str, lang: str, *, ws: str = "", seq: int = 0,
             '<meta name="viewport" content="width=device-width,initial-scale=1">'
             f"<title>{esc(title)}</title>{STYLE}{PAGE_STYLE}</head><body>"
             f'<main id="bg-page" data-ws="{esc(ws)}" data-seq="{seq}"'
-            f'{" data-seat=1" if seat else ""}>'
+            f"{marks}>"
             f'<header class="bg-top"><h1>{esc(title)}</h1></header>{body}</main>'
             f'<footer class="bg-foot"><nav class="bg-langs" aria-label="{esc(lab("Language"))}">'
             f"{links}</nav></footer>{SCRIPT if ws else ''}</body></html>")
