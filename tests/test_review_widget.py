@@ -55,6 +55,7 @@ def test_previous_and_next_step_through_and_stop_at_the_ends(widget: ReviewWidge
 
 def test_each_decision_shows_its_cards_rating_reason_and_every_value(
         widget: ReviewWidget) -> None:
+    assert "box (box)" not in str(widget.header.value)
     for i, d in enumerate(widget.decisions):
         widget.show(i)
         cards = re.findall(r'data-card="(\w+)"', str(widget.position_readout.value))
@@ -93,6 +94,11 @@ def test_hebrew_reads_right_to_left_and_translates_the_buttons(widget: ReviewWid
         assert "bg-rtl" in widget._dom_classes
         assert widget.buttons["next"].description not in ("", "Next")
         assert 'dir="rtl"' in str(widget.chart_readout.value)
+        rating = str(widget.rating_readout.value)
+        # the reason is said again in Hebrew, its signed numbers in isolates of their own
+        assert re.search("[\u05d0-\u05ea]{3}", rating.split("bg-review-reason")[1])
+        assert "\u2066+" in rating or "\u2066-" in rating or "\u2066\u2212" in rating
+        assert "\u2068\u2066" not in rating
         assert "direction:ltr" in str(widget.stylesheet.value)  # the bars keep left to right
     finally:
         set_language("en")
@@ -117,6 +123,7 @@ def test_the_exercise_finds_the_discard_that_breaks_a_set_and_checks_answers() -
     assert check_discards(q, "QS", "deadwood").startswith("Right card, but")
     assert "must be one of" in check_discards(q, "QS", "luck")
     assert "not one of the two" in check_discards(q, "2C", "meld")
+    assert check_discards(q, "", "").startswith("Write your answer first")
     assert set(WHYS) >= {q.why}
     with pytest.raises(ValueError):
         discard_question(view, "KS", "7H" if "7H" not in map(repr, view.hand) else "7C")

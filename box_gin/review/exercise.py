@@ -86,9 +86,14 @@ def discard_question(view: SeatView, first: Card | str, second: Card | str,
     return DiscardQuestion(view, a, b, {a: values[a], b: values[b]})
 
 
-def check_discards(question: DiscardQuestion, better: Card | str, why: str) -> str:
+def check_discards(question: DiscardQuestion, better: Card | str | None,
+                   why: str | None) -> str:
     """Feedback on an answer: ``better``, the discard that loses less, and ``why``, one
     of :data:`WHYS`.  Says what is right, what is not, and the numbers."""
+    if not better or not why:
+        return _("Write your answer first: better = one of the two cards ({first} or "
+                 "{second}); why = one of: {whys}.").format(
+            first=repr(question.first), second=repr(question.second), whys=", ".join(WHYS))
     chosen = _card(better)
     values = _("Discarding the {first} is worth {v1} points on average; the {second}, "
                "{v2}.").format(first=question.first.label,

@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
@@ -26,7 +27,7 @@ import ipywidgets as w
 from ..hand import Hand, SeatView
 from ..i18n import _, format_number, is_rtl
 from ..review import Decision, Review, review_hands
-from ..review.classify import signed
+from ..review.classify import reason, signed
 from ..review.evaluate import Evaluation
 from ..review.page import rating_html
 from ..review.records import played_hands, read_record
@@ -58,6 +59,17 @@ CHART_STYLE = """<style>
 
 def _h(text: object) -> str:
     return html.escape(str(text))
+
+
+#: A signed number (a left-to-right isolate) inside a placeholder's first-strong isolate:
+#: Chromium reads such a pair right to left and moves the sign to the number's other end.
+_NESTED = re.compile("\u2068(\u2066[^\u2066-\u2069]*\u2069)\u2069")
+
+
+def unnest(text: str) -> str:
+    """``text`` with every left-to-right isolate that is alone inside a first-strong
+    isolate taken out of it (so that "+2.8" keeps its sign on the left in Hebrew)."""
+    return _NESTED.sub(r"\1", text)
 
 
 def chart_html(evaluation: Evaluation, played: Any = None) -> str:
@@ -206,11 +218,13 @@ class ReviewWidget(BoxGinWidget):
         self.slider.description = _("Decision")
         self.buttons["previous"].disabled = self.index == 0
         self.buttons["next"].disabled = self.index == len(self.decisions) - 1
+        # a hand record's players are its roles: "box", not "box (box)"
+        who = d.role.label if d.player == d.role.value else _("{player} ({role})").format(
+            player=d.player, role=d.role.label)
         self.header.value = text_html(_(
-            "Decision {n} of {total}: {player} ({role}), turn {turn}, {stock} cards in "
-            "the stock.").format(n=self.index + 1, total=len(self.decisions),
-                                 player=d.player, role=d.role.label, turn=d.step + 1,
-                                 stock=d.stock_size), "bg-review-where")
+            "Decision {n} of {total}: {who}, turn {turn}, {stock} cards in the "
+            "stock.").format(n=self.index + 1, total=len(self.decisions), who=who,
+                             turn=d.step + 1, stock=d.stock_size), "bg-review-where")
         self.position_readout.value = self._position_html()
         self.rating_readout.value = self._rating_html()
         self.chart_readout.value = chart_html(d.evaluation, d.played)
@@ -232,7 +246,9 @@ class ReviewWidget(BoxGinWidget):
         best = _("Best: {action}").format(action=d.best.label)
         return (f'<div class="bg-readout bg-review-rating"{_dir()}>{_h(played)} '
                 f"{rating_html(d.rating)} ({_h(lost)}). {_h(best)}.</div>"
-                + text_html(d.reason, "bg-review-reason"))
+                # the reason again, in the language in use now
+                + text_html(unnest(reason(self.views[self.index], d.evaluation, d.played)),
+                            "bg-review-reason"))
 
     def static_html(self) -> str:
         """The current decision as plain HTML (what a page without widgets shows)."""
