@@ -534,3 +534,28 @@ def test_a_match_review_reads_each_decision_from_its_own_seats_view() -> None:
                 assert d.evaluation == quick(view, seed=core.decision_seed(
                     4, played.game, played.number, step), doubled=replay.doubled)
             replay.apply(action)
+
+
+def test_the_leaderboards_replay_rates_every_decision_of_the_hand() -> None:
+    """The tournament's decisive-hand replay: a rating chip beside every action that was
+    a choice (two legal actions or more), the best action named beside the weak ones, and
+    each player's summary below."""
+    import json
+
+    from box_gin import Match
+    from box_gin.tournament.report import replay_html
+
+    match = Match.new(["Ada", "Bo", "Cy"], seed=11)
+    match.play({name: greedy_bot for name in match.players}, max_hands=1)
+    record = json.loads(match.to_json())
+    html = replay_html(record, 0)
+    hand = Hand.deal(match.rules, seed=int(record["hands"][0]["seed"]))
+    choices = 0
+    for text in record["hands"][0]["actions"]:
+        choices += len(hand.legal_actions()) > 1
+        hand.apply(text)
+    assert choices > 0
+    assert html.count('class="bg-rating ') == choices
+    assert html.count("(best: ") == sum(html.count(f"bg-rating-{r}") for r in
+                                        ("inaccuracy", "mistake", "blunder"))
+    assert html.count('<th scope="row">') == 2  # box and captain summed up

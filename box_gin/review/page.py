@@ -14,7 +14,17 @@ from ..views.cards import STYLE, cards_html
 from .classify import Rating, signed
 from .core import Decision, Review, SeatSummary
 
-REVIEW_STYLE = """<style>
+#: The rating chips' style, for every page that shows a rating (the leaderboard's
+#: decisive hands too).
+RATING_STYLE = """<style>
+.bg-rating{display:inline-block;border-radius:.4em;padding:0 .45em;font-weight:bold;
+ border:2px solid currentColor;white-space:nowrap}
+.bg-rating-best{color:#1b5e20}.bg-rating-good{color:#2e7d32}
+.bg-rating-inaccuracy{color:#7a6000}.bg-rating-mistake{color:#a34a00}
+.bg-rating-blunder{color:#b71c1c}
+</style>"""
+
+REVIEW_STYLE = RATING_STYLE + """<style>
 :root{--ink:#111;--muted:#555;--line:#bbb}
 *{box-sizing:border-box}
 body{font:17px/1.45 system-ui,sans-serif;color:var(--ink);background:#fff;margin:0 auto;
@@ -25,11 +35,6 @@ table.bg-review{border-collapse:collapse;width:100%}
 .bg-review th,.bg-review td{border-bottom:1px solid var(--line);padding:.3em .45em;
  text-align:start;vertical-align:top}
 .bg-review td.bg-num{text-align:end;font-variant-numeric:tabular-nums;white-space:nowrap}
-.bg-rating{display:inline-block;border-radius:.4em;padding:0 .45em;font-weight:bold;
- border:2px solid currentColor;white-space:nowrap}
-.bg-rating-best{color:#1b5e20}.bg-rating-good{color:#2e7d32}
-.bg-rating-inaccuracy{color:#8a6d00}.bg-rating-mistake{color:#c25e00}
-.bg-rating-blunder{color:#b71c1c}
 .bg-alts{margin:0;padding:0;list-style:none;font-size:.9em}
 .bg-alts li{white-space:nowrap}.bg-alts .bg-chosen{font-weight:bold}
 .bg-note{color:var(--muted)}

@@ -17,6 +17,9 @@ from ..hand import Hand, Role
 from ..i18n import _, format_number, get_language, is_rtl, ngettext
 from ..match import Match
 from ..platforms.class_report import PAGE_STYLE
+from ..review.core import review_hand
+from ..review.page import RATING_STYLE, rating_html, summary_table
+from ..review.records import PlayedHand
 from ..rules import Rules
 from ..views.cards import STYLE
 from ..views.html import deal_html, match_html, result_html
@@ -148,21 +151,43 @@ def decisive_hands(record: dict[str, Any], n: int = 3) -> list[int]:
 
 
 def replay_html(record: dict[str, Any], index: int) -> str:
-    """One hand of a match record, replayed: the deal, the actions, the result."""
+    """One hand of a match record, replayed: the deal, the actions, each rated by the
+    review (``box_gin/review``: the expected points it lost against the best action, from
+    what its player could know), and the result, with each player's accuracy."""
     rules = Rules.from_dict(record["rules"])
     entry = record["hands"][index]
     roles = {Role(k): v for k, v in entry["roles"].items()}
     hand = Hand.deal(rules, seed=int(entry["seed"]))
     start = deal_html(hand, roles)
-    moves = []
+    played = []
     for text in entry["actions"]:
-        player = roles[hand.to_play] if hand.to_play else ""
-        moves.append(f"{_h(player)}: {_h(text)}")
+        played.append((roles[hand.to_play] if hand.to_play else "", text))
         hand.apply(text)
+    reviewed = review_hand(PlayedHand(1, int(entry["number"]), {r.value: n for r, n in
+                                                                 roles.items()}, hand),
+                           seed=int(entry["seed"]) & 0xFFFFFFFF)
+    rated = {d.step: d for d in reviewed.decisions}
+    moves = []
+    for step, (player, text) in enumerate(played):
+        move = f"{_h(player)}: {_h(text)}"
+        decision = rated.get(step)
+        if decision is not None:
+            move += " " + rating_html(decision.rating)
+            if not decision.rating.fine:
+                move += " " + _h(_("(best: {action})").format(action=decision.best.label))
+        moves.append(move)
     title = _("Hand {n}").format(n=entry["number"])
     result = result_html(hand.result, roles) if hand.result else ""
-    return (f'<section class="bg-replay" data-hand="{entry["number"]}"><h3>{_h(title)}</h3>'
-            f"{start}<p class=\"bg-actions\">{' · '.join(moves)}</p>{result}</section>")
+    number = int(entry["number"])
+    summary = ""
+    if reviewed.decisions:  # a wide table: it scrolls in its own box on a phone
+        summary = (f'<div class="bg-scroll" role="region" tabindex="0" '
+                   f'aria-labelledby="replay-{number}">'
+                   f"{summary_table(reviewed.summaries())}</div>")
+    return (f'<section class="bg-replay" data-hand="{number}">'
+            f'<h3 id="replay-{number}">{_h(title)}</h3>'
+            f"{start}<p class=\"bg-actions\">{' · '.join(moves)}</p>{result}{summary}"
+            "</section>")
 
 
 def leaderboard_html(results: dict[str, Any], title: str | None = None) -> str:
@@ -174,7 +199,7 @@ def leaderboard_html(results: dict[str, Any], title: str | None = None) -> str:
     out = [f'<!DOCTYPE html><html lang="{_h(get_language())}" dir="{direction}"><head>'
            f'<meta charset="utf-8"><meta name="viewport" '
            f'content="width=device-width, initial-scale=1"><title>{_h(title)}</title>'
-           f"{PAGE_STYLE}{STYLE}{LEADERBOARD_STYLE}</head><body><h1>{_h(title)}</h1>"]
+           f"{PAGE_STYLE}{STYLE}{LEADERBOARD_STYLE}{RATING_STYLE}</head><body><h1>{_h(title)}</h1>"]
     stats = [(_("bots"), len(bots)), (_("games"), settings["games"]),
              (_("deals"), settings["deals"]), (_("seed"), settings["seed"])]
     out.append('<section class="bg-summary">' + "".join(
