@@ -122,7 +122,8 @@ def _gen_run(d: Draw) -> Args:
 #: sharing a card (either may take it); a four-card set whose cards can feed runs; a
 #: long run cut in two, or giving its end to a set; two sets and a run competing for
 #: three cards; runs and sets listed high to low or shuffled; a whole suit (13 cards);
-#: ties between arrangements of equal deadwood; many overlapping melds (aces to sevens).
+#: ties between arrangements of equal deadwood; many overlapping melds (aces to sevens);
+#: nines, tens and faces, where a face's value decides between a set and a run.
 MELD_CORNERS: tuple[Args, ...] = _hands(
     "", "KS", "7H 7S", "2C 9D KH", "QH KH AH", "KH AH 2H 3H", "AH 2H 3H", "7H 8H 9H 9S 9D",
     "9D 9S 9H 8H 7H", "5H 6H 7H 7C 7D", "7D 7C 7H 6H 5H", "3H 4H 5H 5C 5D 5S",
@@ -133,6 +134,8 @@ MELD_CORNERS: tuple[Args, ...] = _hands(
     "AS 2S 3S 4S", "5C 5D 5H 5S", "AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC",
     "AD 2D 3D AC 2C 3C AH 2H 3H AS 2S 3S", "6C 6D 6H 7C 7D 7H 8C 8D 8H 5C 9C",
     "2C 2D 2H 2S 3C 3D 3H 3S 4C 4D 4H 4S KD", "JS QS KS AS 2S 3S",
+    # Nines, tens and faces meld either way: a face counted as 9 or 11 picks wrongly.
+    "9C 9D 9H TC JC", "9C 9D 9H TC TD JC JD JH",
 )
 
 

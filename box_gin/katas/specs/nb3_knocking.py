@@ -48,8 +48,8 @@ def _gen_knock(d: Draw) -> Args:
 #: whose least deadwood is just at it (may knock) and just above it (may not); a limit of
 #: 0 (gin only) with gin and with a deadwood of 1; the limit left out (10); two cards
 #: (the fewest), three, eleven, fourteen; the best discard inside a meld (the end of a
-#: four-card run, the fourth card of a set); tens and faces only; hands listed in any
-#: order.
+#: four-card run, the fourth card of a set); every card in one meld (the discard breaks
+#: it); tens and faces only; hands listed in any order.
 KNOCK_CORNERS: tuple[Args, ...] = (
     *((_c(f"5H 6H 7H KS {'A23456789T'[n - 1]}C"), n) for n in range(1, 11)),
     *((_c(f"5H 6H 7H KS {'A23456789T'[n - 1]}C"), n - 1) for n in range(1, 11)),
@@ -64,6 +64,10 @@ KNOCK_CORNERS: tuple[Args, ...] = (
     (_c("AH 2H 3H 4H 7S 7D 7C 9C 9D 9S KD"),),
     (_c("2C 3C 4C 7D 7H 7S 8H 8S JD QH KS"),),
     (_c("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH 2S"), 0),
+    # Every card melded, so the discard must break the meld (issue 37's escapes).
+    (_c("6C 6D 6H"), 10),
+    # A pair is not a meld; a face's value (10) decides.
+    (_c("6C 6D 6H 7C 7D 8C"), 10), (_c("9C TC JC 9D TD"), 8),
 )
 
 
@@ -127,6 +131,7 @@ DISCARD_CORNERS: tuple[Args, ...] = tuple((_c(t),) for t in (
     "3H 4H 5H 5C 5D", "3H 4H 5H 6H 6C 6D", "2C 2D 2H 9S", "AH 2H 3H AS", "AS AH 2H 3H",
     "4C 5C 6C 7C 8C AD", "9C 9D 9H 9S 8S TS", "QS KS AS 2S", "7H 7S 8H 8S 9H 9S",
     "AH 2H 3H 4H 7S 7D 7C 9C 9D 9S KD", "KD 9S 9D 9C 7C 7D 7S 4H 3H 2H AH",
+    "8C 9C TC JC",
 ))
 
 

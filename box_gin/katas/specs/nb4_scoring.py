@@ -88,7 +88,7 @@ def _lo(melds: str, cards: str, gin: bool = False) -> Args:
 #: melds in either order; a card that fits two of the knocker's melds where only one
 #: choice lets another card follow (8S onto 8C 8D 8H or 5S 6S 7S, then 9S); a card the
 #: defender may meld or lay off, and a four-card set giving a card away; gin, where
-#: nothing is laid off; nothing that fits at all.
+#: nothing is laid off, and gin left out (False); nothing that fits at all.
 LAY_OFF_CORNERS: tuple[Args, ...] = (
     _lo("5H 6H 7H", "8H"), _lo("5H 6H 7H", "8H 9H"), _lo("5H 6H 7H", "4H 3H"),
     _lo("5H 6H 7H", "4H 8H KC"), _lo("5H 6H 7H", "9H"), _lo("5H 6H 7H", "3H 9H 2C"),
@@ -106,6 +106,7 @@ LAY_OFF_CORNERS: tuple[Args, ...] = (
     _lo("7H 6H 5H|KC KD KS", "8H 9H KH 2C 2D 2S 4C", True),
     _lo("5H 6H 7H|KC KD KS", "8H 9H KH 2C 2D 2S 4C"),
     _lo("KS KD KC|7H 5H 6H", "4C 2S 2D 2C KH 9H 8H"), _lo("5H 6H 7H", "2C 9D KS"),
+    ([_c("5H 6H 7H")], _c("8H")),  # gin left out: False
 )
 
 
@@ -151,7 +152,7 @@ def _judge_lay_off(args: Args, expected: Any, got: Any) -> str | None:
     why = _want_int(expected, got)
     if why is None or not _is_int(got):
         return why
-    knocker, cards, gin = args
+    knocker, cards, gin = (*args, False)[:3]
     best = engine_lay_off([Meld(m) for m in knocker], cards, gin)
     if gin:
         if got < expected:
@@ -184,7 +185,7 @@ def _judge_lay_off(args: Args, expected: Any, got: Any) -> str | None:
 
 
 def _shrink_lay_off(args: Args) -> Iterator[Args]:
-    melds, cards, gin = args
+    melds, cards, gin = (*args, False)[:3]
     yield from _shrink_cards(args, position=1)
     if len(melds) > 1:
         for i in range(len(melds)):

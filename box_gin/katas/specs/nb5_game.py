@@ -130,7 +130,7 @@ GAME_CORNERS: tuple[Args, ...] = (
     (_hands("Zsofi:40 Noor:50 Zsofi:20 Noor:30"), 70), (_hands("Bo:30 Ana:29 Ana:1"), 30),
     (_hands("Chen:75 Ana:80 Chen:30 Ana:30 -:0"), 150),
     (_hands("Chen:75 Ana:80 Chen:30 Ana:30 -:0 Ana:40"), 150),
-    (_hands("Ivan:10 Noor:10 Zsofi:10 Ivan:10"), 20),
+    (_hands("Ivan:10 Noor:10 Zsofi:10 Ivan:10"), 20), (_hands("Ada:99"),),
 )
 
 
