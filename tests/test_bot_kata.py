@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from box_gin.bots import Advice, greedy_bot, seeded_random_bot
-from box_gin.hand import Role
+from box_gin.hand import Phase, Role
 from box_gin.katas.specs.nb7_bots import SEATS, deals, legality
 from box_gin.rules import PRESETS
 from box_gin.tournament.strength import check, duplicate, plain
@@ -118,3 +118,41 @@ def test_duplicate_deals_cancel_the_cards_in_a_mirror_match() -> None:
     dup = duplicate(greedy_bot, greedy_bot, deals=10, seed=2)
     assert set(dup.scores) == {0.5} and dup.half_width == 0
     assert plain(greedy_bot, greedy_bot, games=20, seed=2).half_width > 0
+
+
+#: States a bot may be wrong in alone, each met by the kata's fixed hands (issue 37):
+#: every rule preset, every phase, the rare offers, the stock's last cards, a card just
+#: taken from the pile.
+ONLY_WHEN: dict[str, Any] = {
+    **{f"preset {p}": lambda v, p=p: v.rules == PRESETS[p] for p in PRESETS},
+    **{f"phase {ph}": lambda v, ph=ph: v.phase is ph
+       for ph in (Phase.UPCARD_OFFER, Phase.DRAW, Phase.DISCARD)},
+    "big gin on offer": lambda v: any(a.kind == "big gin" for a in v.legal_actions),
+    "a knock on offer": lambda v: any(a.kind == "knock" for a in v.legal_actions),
+    "the stock's last cards": lambda v: v.stock_size <= 3,
+    "a card just taken": lambda v: v.taken_card is not None,
+}
+
+
+@pytest.mark.parametrize("kind", ["play", "advise"])
+@pytest.mark.parametrize("state", list(ONLY_WHEN))
+def test_a_bot_wrong_in_one_state_alone_fails_the_fixed_hands(kind: str, state: str) -> None:
+    """Right everywhere but in one preset, phase or rare state: the fixed hands alone
+    (no shuffled hand, so on every seed) fail it there."""
+    wrong = ONLY_WHEN[state]
+
+    def play(view: Any) -> Any:
+        if wrong(view):
+            raise RuntimeError("not done yet")
+        return greedy_bot(view)
+
+    def advise(view: Any) -> Any:
+        if wrong(view.captain):
+            raise RuntimeError("not done yet")
+        return Advice(greedy_bot(view.captain), "because")
+
+    result = legality(play if kind == "play" else advise, kind, hands=0)
+    assert not result.passed and result.fault is not None, state
+    assert "not done yet" in result.fault.why
+    if state.startswith("preset "):
+        assert result.fault.preset == state.removeprefix("preset ")
