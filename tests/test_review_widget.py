@@ -99,6 +99,10 @@ def test_hebrew_reads_right_to_left_and_translates_the_buttons(widget: ReviewWid
         assert re.search("[\u05d0-\u05ea]{3}", rating.split("bg-review-reason")[1])
         assert "\u2066+" in rating or "\u2066-" in rating or "\u2066\u2212" in rating
         assert "\u2068\u2066" not in rating
+        # a card in an action's name keeps its rank before its suit (an isolate of its own)
+        widget.show(2)
+        assert re.search("\u2066(?:10|[2-9JQKA])[♣♦♥♠]", str(widget.chart_readout.value))
+        assert re.search("\u2066(?:10|[2-9JQKA])[♣♦♥♠]", str(widget.rating_readout.value))
         assert "direction:ltr" in str(widget.stylesheet.value)  # the bars keep left to right
     finally:
         set_language("en")

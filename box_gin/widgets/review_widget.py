@@ -25,16 +25,16 @@ from typing import Any
 import ipywidgets as w
 
 from ..hand import Hand, SeatView
-from ..i18n import _, format_number, is_rtl
+from ..i18n import _, format_number, is_rtl, isolate_ltr
 from ..review import Decision, Review, review_hands
 from ..review.classify import reason, signed
 from ..review.evaluate import Evaluation
-from ..review.page import rating_html
+from ..review.page import RATING_STYLE, rating_html
 from ..review.records import played_hands, read_record
 from ..views.cards import STYLE, cards_html
 from .base import BoxGinWidget, button_row, readout, text_html
 
-#: The chart's styles and the rating chips' (as the review's page draws them).
+#: The chart's styles (the rating chips' are the review page's, RATING_STYLE).
 CHART_STYLE = """<style>
 .bg-review-chart{list-style:none;margin:.3em 0;padding:0;max-width:40em}
 .bg-review-chart li{display:grid;grid-template-columns:minmax(8em,14em) 1fr 4.5em;
@@ -49,11 +49,6 @@ CHART_STYLE = """<style>
 .bg-review-chart .bg-played .bg-bar{outline:2px solid #1f6feb}
 .bg-review-chart .bg-bar-value{text-align:end;font-variant-numeric:tabular-nums}
 .bg-review-position{display:flex;flex-wrap:wrap;gap:.4em 1.2em;align-items:center}
-.bg-rating{display:inline-block;border-radius:.4em;padding:0 .45em;font-weight:bold;
- border:2px solid currentColor;white-space:nowrap}
-.bg-rating-best{color:#1b5e20}.bg-rating-good{color:#2e7d32}
-.bg-rating-inaccuracy{color:#8a6d00}.bg-rating-mistake{color:#c25e00}
-.bg-rating-blunder{color:#b71c1c}
 </style>"""
 
 
@@ -64,12 +59,19 @@ def _h(text: object) -> str:
 #: A signed number (a left-to-right isolate) inside a placeholder's first-strong isolate:
 #: Chromium reads such a pair right to left and moves the sign to the number's other end.
 _NESTED = re.compile("\u2068(\u2066[^\u2066-\u2069]*\u2069)\u2069")
+#: A placeholder's first-strong isolate with nothing isolated inside it.
+_FIRST_STRONG = re.compile("\u2068([^\u2066-\u2069]*)\u2069")
 
 
-def unnest(text: str) -> str:
-    """``text`` with every left-to-right isolate that is alone inside a first-strong
-    isolate taken out of it (so that "+2.8" keeps its sign on the left in Hebrew)."""
-    return _NESTED.sub(r"\1", text)
+def bidi(text: str) -> str:
+    """``text`` (a sentence built with placeholders) made to read right in Hebrew: a
+    signed number keeps its sign on the left, and a card inside an action's name
+    ("discard 5♠") keeps its rank before its suit.  The placeholders' first-strong
+    isolates are taken off and every left-to-right run isolated again
+    (:func:`box_gin.i18n.isolate_ltr`); a text without Hebrew is returned as it is."""
+    if not is_rtl():
+        return text
+    return isolate_ltr(_FIRST_STRONG.sub(r"\1", _NESTED.sub(r"\1", text)))
 
 
 def chart_html(evaluation: Evaluation, played: Any = None) -> str:
@@ -94,7 +96,7 @@ def chart_html(evaluation: Evaluation, played: Any = None) -> str:
             classes.append("bg-played")
         rows.append(
             f'<li class="{" ".join(classes)}"><span class="bg-bar-label">'
-            f"{_h(v.action.label)}</span>"
+            f"{_h(bidi(v.action.label))}</span>"
             f'<span class="bg-bar-track" aria-hidden="true">'
             f'<span class="bg-bar" style="left:{start:.1f}%;width:{width:.1f}%"></span>'
             f'<span class="bg-bar-zero" style="left:{zero:.1f}%"></span></span>'
@@ -155,7 +157,7 @@ class ReviewWidget(BoxGinWidget):
         self.slider.observe(self._slid, names="value")
         controls = button_row([self._button("previous", self.previous), self.slider,
                                self._button("next", self.next)])
-        self.stylesheet.value = self.stylesheet.value + CHART_STYLE
+        self.stylesheet.value = self.stylesheet.value + RATING_STYLE + CHART_STYLE
         self._start([self.header, controls, self.position_readout, self.rating_readout,
                      self.chart_readout])
 
@@ -221,10 +223,10 @@ class ReviewWidget(BoxGinWidget):
         # a hand record's players are its roles: "box", not "box (box)"
         who = d.role.label if d.player == d.role.value else _("{player} ({role})").format(
             player=d.player, role=d.role.label)
-        self.header.value = text_html(_(
+        self.header.value = text_html(bidi(_(
             "Decision {n} of {total}: {who}, turn {turn}, {stock} cards in the "
             "stock.").format(n=self.index + 1, total=len(self.decisions), who=who,
-                             turn=d.step + 1, stock=d.stock_size), "bg-review-where")
+                             turn=d.step + 1, stock=d.stock_size)), "bg-review-where")
         self.position_readout.value = self._position_html()
         self.rating_readout.value = self._rating_html()
         self.chart_readout.value = chart_html(d.evaluation, d.played)
@@ -241,18 +243,18 @@ class ReviewWidget(BoxGinWidget):
 
     def _rating_html(self) -> str:
         d = self.decision
-        played = _("Played: {action}").format(action=d.played.label)
+        played = bidi(_("Played: {action}").format(action=d.played.label))
         lost = _("points lost: {loss}").format(loss=format_number(d.loss, 1))
-        best = _("Best: {action}").format(action=d.best.label)
+        best = bidi(_("Best: {action}").format(action=d.best.label))
         return (f'<div class="bg-readout bg-review-rating"{_dir()}>{_h(played)} '
                 f"{rating_html(d.rating)} ({_h(lost)}). {_h(best)}.</div>"
                 # the reason again, in the language in use now
-                + text_html(unnest(reason(self.views[self.index], d.evaluation, d.played)),
+                + text_html(bidi(reason(self.views[self.index], d.evaluation, d.played)),
                             "bg-review-reason"))
 
     def static_html(self) -> str:
         """The current decision as plain HTML (what a page without widgets shows)."""
-        return (STYLE + CHART_STYLE
+        return (STYLE + RATING_STYLE + CHART_STYLE
                 + "".join(str(r.value) for r in (self.header, self.position_readout,
                                                   self.rating_readout, self.chart_readout)))
 
