@@ -289,18 +289,23 @@ def mutants(unit: Unit) -> list[Mutant]:
     counter = _Mutator(functions)
     counter.visit(copy.deepcopy(tree))
     original = ast.unparse(tree)
-    defs = {n.name: ast.unparse(n) for n in tree.body if isinstance(n, ast.FunctionDef)}
+    defs = {n.name: ast.unparse(n) for n in tree.body
+            if isinstance(n, ast.FunctionDef) and n.name in functions}
     seen = {original}
     keys: dict[str, int] = {}
     out = []
     for target in range(counter.count):
         mutated = ast.fix_missing_locations(_Mutator(functions, target).visit(copy.deepcopy(tree)))
-        source = ast.unparse(mutated)
+        after = {n.name: ast.unparse(n) for n in mutated.body
+                 if isinstance(n, ast.FunctionDef) and n.name in functions}
+        fn = next((f for f in sorted(functions) if defs[f] != after.get(f)), None)
+        if fn is None:
+            continue
+        # Only the mutated function is written again: the rest is the unit's own text.
+        source = original.replace(defs[fn], after[fn], 1)
         if source in seen:
             continue
         seen.add(source)
-        after = {n.name: ast.unparse(n) for n in mutated.body if isinstance(n, ast.FunctionDef)}
-        fn = next(f for f in sorted(functions) if defs[f] != after.get(f))
         key = f"{unit.kata} {unit.name} {fn}: {_change(defs[fn], after[fn])}"
         keys[key] = keys.get(key, 0) + 1
         if keys[key] > 1:
