@@ -55,7 +55,7 @@ def retake_page(table: Table, place: int, url: str, lang: str) -> str:
     """The page the teacher gets on freeing a place: the one-time link back to it."""
     name = table.names[place] or ""
     said = _("Place {n} is free for {name}: the browser that had it is closed out. Give "
-             "{name} this link (or its QR code); it opens the place once.").format(
+             "this link (or its QR code) to {name}; it opens the place once.").format(
         n=place + 1, name=name)
     body = (f'<p><a href="/teacher/t/{table.code}">{esc(lab("Back to the table"))}</a></p>'
             f'<p class="bg-readout">{esc(said)}</p>'
