@@ -278,6 +278,25 @@ def isolate_ltr(text: str) -> str:
     return _LTR_RUN.sub(_wrap, text)
 
 
+#: A signed number (a left-to-right isolate) inside a placeholder's first-strong isolate:
+#: Chromium reads such a pair right to left and moves the sign to the number's other end.
+_NESTED = re.compile("\u2068(\u2066[^\u2066-\u2069]*\u2069)\u2069")
+#: A placeholder's first-strong isolate with nothing isolated inside it.
+_FIRST_STRONG = re.compile("\u2068([^\u2066-\u2069]*)\u2069")
+
+
+def reisolate(text: str) -> str:
+    """A sentence already filled with its values (``_(...).format(...)``), made to read
+    right in a right-to-left language: a signed number keeps its sign on the left, and a
+    card inside a value that also holds a word ("discard 5♠") keeps its rank before its
+    suit.  The placeholders' first-strong isolates are taken off and every left-to-right
+    run is isolated again (:func:`isolate_ltr`).  In a left-to-right language the text is
+    returned as it is."""
+    if get_language() not in RTL_LANGUAGES:
+        return text
+    return isolate_ltr(_FIRST_STRONG.sub(r"\1", _NESTED.sub(r"\1", text)))
+
+
 def isolate(value: object) -> str:
     """``str(value)`` in a first-strong isolate when the language in use is written
     right to left, so that a card, a tuple of cards or a number printed beside Hebrew

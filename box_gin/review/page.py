@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 
-from ..i18n import _, format_number, format_percent, get_language, is_rtl
+from ..i18n import _, format_number, format_percent, get_language, is_rtl, reisolate
 from ..views.cards import STYLE, cards_html
 from .classify import Rating, signed
 from .core import Decision, Review, SeatSummary
@@ -69,7 +69,7 @@ def _alternatives(d: Decision) -> str:
     for v in d.evaluation.ranked:
         chosen = v.action.kind is d.played.kind and v.action.card == d.played.card
         cls = ' class="bg-chosen"' if chosen else ""
-        items.append(f"<li{cls}>{_h(v.action.label)}: {_h(signed(v.value))}</li>")
+        items.append(f"<li{cls}>{_h(reisolate(v.action.label))}: {_h(signed(v.value))}</li>")
     return f'<ul class="bg-alts">{"".join(items)}</ul>'
 
 
@@ -87,10 +87,10 @@ def decisions_table(decisions: tuple[Decision, ...]) -> str:
             f'<tr id="g{d.game}-h{d.number}-s{d.step}"><th scope="row">{d.step + 1}</th>'
             f"<td>{_h(who)}</td><td class=\"bg-num\">{d.stock_size}</td>"
             f"<td>{cards_html(d.cards, style=False)}{top}</td>"
-            f"<td>{_h(d.played.label)}</td><td>{rating_html(d.rating)}</td>"
+            f"<td>{_h(reisolate(d.played.label))}</td><td>{rating_html(d.rating)}</td>"
             f'<td class="bg-num">{_h(format_number(d.loss, 1))}</td>'
-            f"<td>{_h(d.best.label)}</td><td>{_alternatives(d)}</td>"
-            f"<td>{_h(d.reason)}</td></tr>")
+            f"<td>{_h(reisolate(d.best.label))}</td><td>{_alternatives(d)}</td>"
+            f"<td>{_h(reisolate(d.reason))}</td></tr>")
     return f'<table class="bg-review">{"".join(rows)}</table>'
 
 

@@ -16,7 +16,6 @@ True
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
@@ -25,7 +24,7 @@ from typing import Any
 import ipywidgets as w
 
 from ..hand import Hand, SeatView
-from ..i18n import _, format_number, is_rtl, isolate_ltr
+from ..i18n import _, format_number, is_rtl, reisolate
 from ..review import Decision, Review, review_hands
 from ..review.classify import reason, signed
 from ..review.evaluate import Evaluation
@@ -56,22 +55,9 @@ def _h(text: object) -> str:
     return html.escape(str(text))
 
 
-#: A signed number (a left-to-right isolate) inside a placeholder's first-strong isolate:
-#: Chromium reads such a pair right to left and moves the sign to the number's other end.
-_NESTED = re.compile("\u2068(\u2066[^\u2066-\u2069]*\u2069)\u2069")
-#: A placeholder's first-strong isolate with nothing isolated inside it.
-_FIRST_STRONG = re.compile("\u2068([^\u2066-\u2069]*)\u2069")
-
-
 def bidi(text: str) -> str:
-    """``text`` (a sentence built with placeholders) made to read right in Hebrew: a
-    signed number keeps its sign on the left, and a card inside an action's name
-    ("discard 5♠") keeps its rank before its suit.  The placeholders' first-strong
-    isolates are taken off and every left-to-right run isolated again
-    (:func:`box_gin.i18n.isolate_ltr`); a text without Hebrew is returned as it is."""
-    if not is_rtl():
-        return text
-    return isolate_ltr(_FIRST_STRONG.sub(r"\1", _NESTED.sub(r"\1", text)))
+    """``text`` made to read right in Hebrew (:func:`box_gin.i18n.reisolate`)."""
+    return reisolate(text)
 
 
 def chart_html(evaluation: Evaluation, played: Any = None) -> str:
