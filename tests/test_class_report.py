@@ -201,3 +201,27 @@ def test_the_page_loads_nothing_and_draws_cards() -> None:
     failures = page[page.index('id="failures"'):page.index('id="students"')]
     assert failures.count('class="bg-card ') == 3  # QH KH AH
     assert page.count('<details class="bg-student"') == 4
+
+
+def test_a_notebook_not_handed_in_is_not_failed() -> None:
+    """Ada handed in notebook 1 only (its functions found, one kata failed); the katas of
+    notebook 2 she never handed in are counted "not handed in", not failed, and are not
+    in her failures; Bo handed in both."""
+    missing = {"passed": False, "points": 1, "feedback": "", "found": False}
+    book = parse_gradebook([
+        {"student": "ada", "score": 1, "max_score": 4, "katas": {
+            "card_value": entry(True, 1, found=True), "parse_card": entry(False, 1, found=True),
+            "is_set": dict(missing), "is_run": dict(missing)}},
+        {"student": "bo", "score": 3, "max_score": 4, "katas": {
+            "card_value": entry(True, 1, found=True), "parse_card": entry(True, 1, found=True),
+            "is_set": entry(True, 1, found=True), "is_run": entry(False, 1, found=False)}},
+    ])
+    by_name = {k.name: k for k in summarise(book)}
+    assert (by_name["is_set"].graded, by_name["is_set"].not_handed_in) == (1, 1)
+    assert (by_name["parse_card"].graded, by_name["parse_card"].not_handed_in) == (2, 0)
+    # Bo handed in notebook 2 (is_set found): his missing is_run is a failure, not missing.
+    assert (by_name["is_run"].graded, by_name["is_run"].passed) == (1, 0)
+    page = report_html(book)
+    ada = page[page.index('data-student="ada"'):page.index('data-student="bo"')]
+    assert "✘ parse_card" in ada and "✘ is_set" not in ada and "✘ is_run" not in ada
+    assert ada.count("bg-missing") == 2

@@ -72,6 +72,7 @@ table.bg-rates{border-collapse:collapse;width:100%}
 .bg-chips{display:flex;flex-wrap:wrap;gap:.3em;margin:.3em 0}
 .bg-chip{border:2px solid;border-radius:1em;padding:0 .6em;font-size:.85em}
 .bg-chip.bg-pass{color:var(--ok)}.bg-chip.bg-fail{color:var(--bad);font-weight:bold}
+.bg-chip.bg-missing{color:var(--muted)}
 pre.bg-feedback{white-space:pre-wrap;font:.9em/1.35 ui-monospace,monospace;background:#f5f5f5;
  border-inline-start:4px solid var(--bad);padding:.4em .7em;margin:.3em 0}
 .bg-muted{color:var(--muted)}
@@ -99,6 +100,25 @@ class KataSummary:
     #: Failures with no counterexample: the function missing, not written yet (the
     #: stub's NotImplementedError), blocked, or not run.
     without_call: int = 0
+    #: Students who did not hand in this kata's notebook: not graded, not failed.
+    not_handed_in: int = 0
+
+
+def _notebook_of(name: str) -> int | str:
+    """The notebook a kata belongs to (an unknown kata is a notebook of its own)."""
+    from ..katas.specs import BY_NAME
+
+    kata = BY_NAME.get(name)
+    return kata.notebook if kata is not None else name
+
+
+def handed_in(student: dict[str, Any], name: str) -> bool:
+    """Whether ``student`` handed in the notebook of kata ``name``: a function of one of
+    that notebook's katas was found in what they handed in (a gradebook that does not
+    say, an older one, counts every kata as handed in)."""
+    notebook = _notebook_of(name)
+    return any(entry.get("found", True) for kata, entry in student["katas"].items()
+               if _notebook_of(kata) == notebook)
 
 
 #: Opens every fold before the page prints (the page loads nothing: this is inline).
@@ -147,9 +167,11 @@ def summarise(book: Gradebook) -> list[KataSummary]:
     """Each kata's pass rate and most common failure."""
     out = []
     for name in book.kata_names():
-        entries = [s["katas"][name] for s in book.students if name in s["katas"]]
-        points = max((int(e["points"]) for e in entries), default=0)
-        summary = KataSummary(name, points, sum(e["passed"] for e in entries), len(entries))
+        students = [s for s in book.students if name in s["katas"]]
+        entries = [s["katas"][name] for s in students if handed_in(s, name)]
+        points = max((int(s["katas"][name]["points"]) for s in students), default=0)
+        summary = KataSummary(name, points, sum(e["passed"] for e in entries), len(entries),
+                              not_handed_in=len(students) - len(entries))
         failing = [e for e in entries if not e["passed"]]
         # Each failing student counted once: with a counterexample, or without one.
         with_call = [e for e in failing if _counterexample(name, e) is not None]
@@ -269,14 +291,15 @@ def report_html(book: Gradebook, title: str | None = None) -> str:
 
     katas = summarise(book)
     out.append(f'<h2 id="katas">{_h(heads["katas"])}</h2>')
-    columns = (_("kata"), _("points"), _("passed"), _("pass rate"))
+    columns = (_("kata"), _("points possible"), _("passed"), _("not handed in"),
+               _("pass rate"))
     out.append('<table class="bg-rates"><thead><tr>' + "".join(
         f"<th>{html.escape(h)}</th>" for h in columns) + "</tr></thead><tbody>")
     for k in katas:
         rate = k.passed / k.graded if k.graded else 0.0
         out.append(
             f'<tr data-kata="{html.escape(k.name)}"><td><code>{html.escape(k.name)}</code></td>'
-            f"<td>{k.points}</td><td>{k.passed}/{k.graded}</td>"
+            f"<td>{k.points}</td><td>{k.passed}/{k.graded}</td><td>{k.not_handed_in}</td>"
             f'<td><div class="bg-rate"><div class="bg-rate-track"><div class="bg-rate-bar" '
             f'style="width:{100 * rate:.0f}%"></div></div>'
             f'<span class="bg-rate-value">{100 * rate:.0f}%</span></div></td></tr>')
@@ -307,7 +330,8 @@ def report_html(book: Gradebook, title: str | None = None) -> str:
     out.append(f'<h2 id="students">{_h(heads["students"])}</h2>')
     for s in students:
         name_text = visible(s["student"])
-        failed = [n for n, e in s["katas"].items() if not e["passed"]]
+        missing = {n for n in s["katas"] if not handed_in(s, n)}
+        failed = [n for n, e in s["katas"].items() if not e["passed"] and n not in missing]
         out.append(f'<details class="bg-student" data-student="{html.escape(name_text)}">'
                    f'<summary><span class="bg-name">{html.escape(name_text)}</span>'
                    + "".join(f'<span class="bg-chip bg-fail">✘ {html.escape(n)}</span>'
@@ -317,6 +341,10 @@ def report_html(book: Gradebook, title: str | None = None) -> str:
                    + f'<span class="bg-score">{_number(s["score"])}/'
                    f'{_number(s["max_score"])}</span></summary><div class="bg-chips">')
         for name, entry in s["katas"].items():
+            if name in missing:
+                out.append(f'<span class="bg-chip bg-missing">– {html.escape(name)} '
+                           f'({_h(_("not handed in"))})</span>')
+                continue
             cls = "bg-pass" if entry["passed"] else "bg-fail"
             mark = "✔" if entry["passed"] else "✘"
             out.append(f'<span class="bg-chip {cls}">{mark} {html.escape(name)}</span>')
@@ -325,7 +353,7 @@ def report_html(book: Gradebook, title: str | None = None) -> str:
             out.append(f'<p class="bg-muted bg-problem" dir="auto">'
                        f"{html.escape(visible(problem))}</p>")
         for name, entry in s["katas"].items():
-            if entry["passed"]:
+            if entry["passed"] or name in missing:
                 continue
             call = failure_call(name, entry)
             if call:

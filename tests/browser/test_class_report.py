@@ -101,3 +101,21 @@ def test_the_report_prints(page: Any, report: tuple[Path, list[Any]], tmp_path: 
     data = pdf.read_bytes()
     assert data.startswith(b"%PDF") and data.count(b"/Type /Page") >= 2
     page.emulate_media(media="screen")
+
+
+@pytest.mark.parametrize("lang", ["en", "he"])
+def test_the_report_has_no_accessibility_violations(page: Any, report: tuple[Path, list[Any]],
+                                                    lang: str) -> None:
+    """axe-core (WCAG 2.1 A and AA) finds nothing on the class report, in English and in
+    Hebrew (right to left)."""
+    from a11y import violations
+
+    path, _students = report
+    if lang != "en":
+        translated = path.with_name(f"report-{lang}.html")
+        assert main(["report", str(path.with_name("class.json")), "--html", str(translated),
+                     "--lang", lang]) == 0
+        path = translated
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(path.as_uri())
+    assert violations(page) == []
