@@ -340,10 +340,11 @@ def report_html(book: Gradebook, title: str | None = None) -> str:
                       if len(failed) > 6 else "")
                    + f'<span class="bg-score">{_number(s["score"])}/'
                    f'{_number(s["max_score"])}</span></summary><div class="bg-chips">')
+        not_in = _h(_("not handed in"))
         for name, entry in s["katas"].items():
             if name in missing:
                 out.append(f'<span class="bg-chip bg-missing">– {html.escape(name)} '
-                           f'({_h(_("not handed in"))})</span>')
+                           f"({not_in})</span>")
                 continue
             cls = "bg-pass" if entry["passed"] else "bg-fail"
             mark = "✔" if entry["passed"] else "✘"
