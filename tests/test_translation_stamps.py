@@ -108,11 +108,62 @@ def test_printed_hebrew_lines_go_into_a_right_to_left_isolate() -> None:
     assert sink.written[1:] == [f"{RLI}שלום\u2069", "<flush>"]
 
 
-def test_a_new_message_of_one_word_changes_no_stamp(tmp_path: Path) -> None:
+def test_a_new_message_changes_no_stamp_whatever_its_words(tmp_path: Path) -> None:
     root = root_with(tmp_path, PO)
     nb = stamps.stamped(executed("Ada frappe avec un reste de 4 : capitaine"), "fr", root)
+    # the outputs were made before the message existed: they cannot show it
     root_with(tmp_path, PO + '\nmsgid "captain (role)"\nmsgstr "capitaine"\n')
     assert stamps.fresh(nb, "fr", root)
-    # one of two words that the outputs show: it counts
     root_with(tmp_path, PO + '\nmsgid "knocks with"\nmsgstr "frappe avec"\n')
+    assert stamps.fresh(nb, "fr", root)
+
+
+ONE_WORD = PO + """
+msgid "Deadwood"
+msgstr "Reste"
+
+msgctxt "role"
+msgid "captain"
+msgstr "capitaine"
+
+msgid "{n} card"
+msgid_plural "{n} cards"
+msgstr[0] "{n} carte"
+msgstr[1] "{n} cartes"
+"""
+
+
+def test_a_changed_translation_of_one_word_makes_the_notebook_out_of_date(
+        tmp_path: Path) -> None:
+    """The old stamp recognised a message only by two words in a row, so a translation
+    of one word ("Reste", a role's name) changed without re-executing the notebooks
+    that showed it (fr 05 and hu 04, issue 38)."""
+    root = root_with(tmp_path, ONE_WORD)
+    nb = stamps.stamped(executed("Reste : 9", "le capitaine passe", "3 cartes"), "fr", root)
+    assert stamps.fresh(nb, "fr", root)
+    for old, new in [("Reste", "Restant"), ('msgstr "capitaine"', 'msgstr "capitaine "'),
+                     ('"{n} cartes"', '"{n} cartes en main"')]:
+        root_with(tmp_path, ONE_WORD.replace(old, new))
+        assert not stamps.fresh(nb, "fr", root), new
+    # a word the outputs show only inside another word is not that message
+    root_with(tmp_path, ONE_WORD)
+    inside = stamps.stamped(executed("Restez assis"), "fr", root)
+    root_with(tmp_path, ONE_WORD.replace("Reste", "Restant"))
+    assert stamps.fresh(inside, "fr", root)
+
+
+def test_a_message_that_leaves_the_catalog_makes_the_notebook_out_of_date(
+        tmp_path: Path) -> None:
+    root = root_with(tmp_path, ONE_WORD)
+    nb = stamps.stamped(executed("Reste : 9"), "fr", root)
+    root_with(tmp_path, ONE_WORD.replace('msgid "Deadwood"\nmsgstr "Reste"\n', ""))
     assert not stamps.fresh(nb, "fr", root)
+
+
+def test_a_stamp_of_another_language_or_the_old_form_is_not_fresh(tmp_path: Path) -> None:
+    root = root_with(tmp_path, ONE_WORD)
+    nb = stamps.stamped(executed("Reste : 9"), "fr", root)
+    assert not stamps.fresh(nb, "hu", root)
+    old_form = {**nb, "metadata": {"box_gin": {"language": "fr",
+                                               "ui_messages": "0123456789abcdef"}}}
+    assert not stamps.fresh(old_form, "fr", root)

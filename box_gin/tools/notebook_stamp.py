@@ -1,16 +1,24 @@
-"""What a translated notebook carries about itself: its language, and a stamp of the UI
-messages its stored outputs show, so that a changed UI translation re-executes it.
+"""What a translated notebook carries about itself: its language, and a record of the UI
+messages its stored outputs were made from, so that a changed UI translation re-executes
+it.
 
-A generated notebook's metadata holds ``box_gin: {language, ui_messages}``.  The
-language lets the grader give feedback in the learner's language whatever folder the
-submission lies in (:mod:`box_gin.checker.submissions`).  ``ui_messages`` is a hash of
-every message of that language's UI catalog (``box_gin/locale/<lang>/LC_MESSAGES/
-box_gin.po``) whose translation shows in the notebook's outputs, with that translation:
-when a translator changes one of them, the stored outputs would keep the old words, and
-the hash computed from them no longer matches, so ``make translations`` runs the
-notebook again.  Messages the outputs do not show do not count, so a new message for the
-classroom server re-executes nothing; nor do translations of fewer than two words (a
-role's name), which every output would seem to show.
+A generated notebook's metadata holds ``box_gin: {language, ui_messages, ui_used}``.
+The language lets the grader give feedback in the learner's language whatever folder the
+submission lies in (:mod:`box_gin.checker.submissions`).  ``ui_used`` names, by a short
+hash of its English (context, singular, plural), every message of that language's UI
+catalog (``box_gin/locale/<lang>/LC_MESSAGES/box_gin.po``) whose translation the
+outputs show when the notebook is stamped, right after it is executed; ``ui_messages`` is
+a hash of the translations those messages have then.  A notebook is fresh while the
+translations of the messages it names hash the same: when a translator changes one of
+them (or it leaves the catalog), the stored outputs would keep the old words, so
+``make translations`` runs the notebook again.
+
+A message is recognised in the outputs by its literal text (the text between its
+placeholders, in order, on one line), however short: a translation of one word (a
+role's name, *Reste*) counts when the outputs show that word whole.  Recognising too
+much costs at most a run when that message changes; a message the catalog gains later
+is in no notebook's record, so a new message for the classroom server re-executes
+nothing, whatever its words.
 """
 
 from __future__ import annotations
@@ -28,9 +36,10 @@ _CONTROLS = re.compile("[\u2066-\u2069\u200e\u200f]")
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 _STYLE = re.compile(r"(?is)<(style|script)\b.*?</\1>")
 _TAG = re.compile(r"<[^<>]*>")
-#: Two words in a row: a translation shorter than that (a role's name, "oui") is found in
-#: every output, and any new message of one word would change every notebook's stamp.
-_WORDS = re.compile(r"[^\W\d_]{2,}[ \u00a0'’-]+[^\W\d_]{2,}")
+#: A word of two letters or more: a translation with none (``✔``, ``{a} / {b}``) shows
+#: nothing of its own to recognise.
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_LETTER = re.compile(r"[^\W_]")
 
 
 def shown_text(nb: dict[str, Any]) -> str:
@@ -50,43 +59,67 @@ def shown_text(nb: dict[str, Any]) -> str:
     return _CONTROLS.sub("", "\n".join(parts))
 
 
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
 @functools.lru_cache(maxsize=8)
-def _patterns(po: Path, mtime: float) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """(key, its literal parts: the text between its placeholders) of every translation
-    of ``po``."""
+def _catalog(po: Path, mtime: float) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Every message of ``po`` by its id: (its translations, the literal parts of each
+    translation that has a word: the text between its placeholders)."""
     from babel.messages.pofile import read_po
 
     with po.open("rb") as f:
         catalog = read_po(f)
-    out = []
+    out: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
     for m in catalog:
         if not m.id:
             continue
-        msgid = "\x04".join(m.id) if isinstance(m.id, tuple | list) else str(m.id)
-        strings = m.string if isinstance(m.string, tuple | list) else [m.string]
-        for n, text in enumerate(s for s in strings if s):
-            if not any(_WORDS.search(part) for part in _PLACEHOLDER.split(text)):
-                continue  # too little of its own to recognise
-            parts = tuple(p for p in _PLACEHOLDER.split(_CONTROLS.sub("", text)) if p)
-            out.append((f"{msgid}\x00{n}\x00{text}", parts))
-    return tuple(out)
+        ids = m.id if isinstance(m.id, tuple | list) else (m.id,)
+        strings = tuple(str(s or "") for s in (
+            m.string if isinstance(m.string, tuple | list) else (m.string,)))
+        key = _digest("\x04".join([m.context or "", *map(str, ids)]))
+        texts = tuple(s for s in strings if s and _WORD.search(_PLACEHOLDER.sub(" ", s)))
+        out[key] = (strings, texts)
+    return out
 
 
-def _in_order(parts: tuple[str, ...], text: str) -> bool:
+def _find(part: str, text: str, start: int) -> int:
+    """Where ``part`` is in ``text`` from ``start`` with no letter glued to its ends
+    (a word of it is a whole word of the text), else -1."""
+    head = _LETTER.match(part[:1]) is not None
+    tail = _LETTER.match(part[-1:]) is not None
+    at = text.find(part, start)
+    while at >= 0:
+        before = at == 0 or not head or not _LETTER.match(text[at - 1])
+        end = at + len(part)
+        after = end >= len(text) or not tail or not _LETTER.match(text[end])
+        if before and after:
+            return at
+        at = text.find(part, at + 1)
+    return -1
+
+
+def _in_order(parts: list[str], text: str) -> bool:
     at = 0
     for part in parts:
-        at = text.find(part, at)
+        at = _find(part, text, at)
         if at < 0:
             return False
         at += len(part)
     return True
 
 
-def _shows(parts: tuple[str, ...], lines: list[str]) -> bool:
-    """Whether one line shows ``parts`` in order (values between them), or, for a
-    translation of several lines, the whole text does."""
+def _shows(translation: str, text: str, lines: list[str]) -> bool:
+    """Whether one line of the outputs shows the literal parts of ``translation`` in
+    order (values between them), or, for a translation of several lines, the whole text
+    does."""
+    parts = [p for p in _PLACEHOLDER.split(_CONTROLS.sub("", translation)) if p.strip()]
+    parts = [p.strip() if len(parts) == 1 else p for p in parts]
+    if not parts or not all(p in text for p in parts):
+        return False
     if any("\n" in p for p in parts):
-        return _in_order(parts, "\n".join(lines))
+        return _in_order(parts, text)
     longest = max(parts, key=len)
     return any(longest in line and _in_order(parts, line) for line in lines)
 
@@ -95,22 +128,40 @@ def ui_catalog(root: Path, lang: str) -> Path:
     return root / "box_gin" / "locale" / lang / "LC_MESSAGES" / "box_gin.po"
 
 
-def ui_messages_hash(nb: dict[str, Any], lang: str, root: Path) -> str:
-    """A hash of the UI messages of ``lang`` (English and translation) that the stored
-    outputs of ``nb`` show."""
+def _messages(lang: str, root: Path) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
     po = ui_catalog(root, lang)
-    if not po.exists():
-        return ""
+    return _catalog(po, po.stat().st_mtime) if po.exists() else {}
+
+
+def used_messages(nb: dict[str, Any], lang: str, root: Path) -> list[str]:
+    """The ids of the UI messages of ``lang`` whose translation the stored outputs of
+    ``nb`` show."""
     text = shown_text(nb)
     lines = text.split("\n")
-    used = sorted(key for key, parts in _patterns(po, po.stat().st_mtime)
-                  if all(p in text for p in parts) and _shows(parts, lines))
-    return hashlib.sha256("\n".join(used).encode("utf-8")).hexdigest()[:16]
+    return sorted(key for key, (_strings, texts) in _messages(lang, root).items()
+                  if any(_shows(t, text, lines) for t in texts))
+
+
+def translations_hash(used: list[str], lang: str, root: Path) -> str:
+    """A hash of the translations the messages ``used`` have now (a message no longer
+    in the catalog counts as changed)."""
+    catalog = _messages(lang, root)
+    rows = [key + "\x00" + "\x01".join(catalog[key][0]) if key in catalog else key + "\x00-"
+            for key in sorted(used)]
+    return hashlib.sha256("\n".join(rows).encode("utf-8")).hexdigest()[:16]
+
+
+def ui_messages_hash(nb: dict[str, Any], lang: str, root: Path) -> str:
+    """A hash of the UI messages of ``lang`` (their translations) that the stored outputs
+    of ``nb`` show."""
+    return translations_hash(used_messages(nb, lang, root), lang, root)
 
 
 def stamp(nb: dict[str, Any], lang: str, root: Path) -> dict[str, Any]:
     """What ``nb``'s metadata says about itself once its outputs are those it stores."""
-    return {"language": lang, "ui_messages": ui_messages_hash(nb, lang, root)}
+    used = used_messages(nb, lang, root)
+    return {"language": lang, "ui_messages": translations_hash(used, lang, root),
+            "ui_used": used}
 
 
 def stamped(nb: dict[str, Any], lang: str, root: Path) -> dict[str, Any]:
@@ -119,6 +170,13 @@ def stamped(nb: dict[str, Any], lang: str, root: Path) -> dict[str, Any]:
 
 
 def fresh(nb: dict[str, Any], lang: str, root: Path) -> bool:
-    """Whether ``nb``'s stamp is the one its outputs and the UI catalog give now: else a
-    UI translation it shows has changed since it was executed (or it was never stamped)."""
-    return bool(nb.get("metadata", {}).get(KEY) == stamp(nb, lang, root))
+    """Whether the UI messages ``nb``'s outputs were made from still have the
+    translations they had when it was stamped: else one has changed since (or the
+    notebook was never stamped, or stamped before stamps named their messages)."""
+    mine = nb.get("metadata", {}).get(KEY)
+    if not isinstance(mine, dict) or mine.get("language") != lang:
+        return False
+    used = mine.get("ui_used")
+    if not isinstance(used, list):
+        return False
+    return bool(mine.get("ui_messages") == translations_hash(used, lang, root))
