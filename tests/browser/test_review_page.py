@@ -1,0 +1,60 @@
+"""The review page in Hebrew, in a real Chromium (issue 36): every signed number of the
+page ("-3.2", "+1.5" points, in a reason or an action's value) is drawn with its sign
+on the left of its digits.  The same page with its numbers not isolated is measured too,
+to show that the measure catches a sign drawn at the wrong end."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import pytest
+
+from box_gin import Hand, expert_bot
+from box_gin.bots.simple import seeded_random_bot
+from box_gin.i18n import LRI, PDI, using
+from box_gin.review import evaluate, played_hands, review_hands
+from box_gin.review.page import review_page
+
+pytestmark = pytest.mark.browser
+
+#: For each signed number in a text node: the node's text, the left edge of its sign and
+#: the left edge of its first digit, as drawn.
+SIGNS_JS = r"""() => {
+  const out = [], walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let n;
+  while ((n = walker.nextNode())) {
+    const re = /[+\-\u2212](?=\d)/g; let m;
+    while ((m = re.exec(n.data))) {
+      const edge = i => { const r = document.createRange(); r.setStart(n, i);
+                          r.setEnd(n, i + 1); return r.getBoundingClientRect().left; };
+      out.push([n.data, edge(m.index), edge(m.index + 1)]);
+    }
+  }
+  return out;
+}"""
+
+
+def _page() -> str:
+    hand = Hand.deal(seed=51)
+    bots = {"captain": expert_bot, "box": seeded_random_bot(1)}
+    while not hand.is_over:
+        role = hand.to_play
+        assert role is not None
+        hand.apply(bots[role.value](hand.view(role)))
+    with using("he"):
+        review = review_hands(played_hands(hand.record()), seed=1,
+                              evaluator=functools.partial(evaluate, max_worlds=96))
+        return review_page(review, "review")
+
+
+def test_signs_are_drawn_left_of_their_numbers_in_hebrew(page: Any) -> None:
+    text = _page()
+    page.set_content(text)
+    signs = page.evaluate(SIGNS_JS)
+    assert len(signs) >= 20
+    wrong = [s for s in signs if s[1] > s[2]]
+    assert wrong == [], wrong[:3]
+    # the same page, its numbers' isolates taken off: signs drawn on the right
+    page.set_content(text.replace(LRI, "").replace(PDI, "").replace("\u2068", ""))
+    assert any(s[1] > s[2] for s in page.evaluate(SIGNS_JS))
