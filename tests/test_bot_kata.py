@@ -156,3 +156,65 @@ def test_a_bot_wrong_in_one_state_alone_fails_the_fixed_hands(kind: str, state: 
     assert "not done yet" in result.fault.why
     if state.startswith("preset "):
         assert result.fault.preset == state.removeprefix("preset ")
+
+
+# -- what the kata's hands meet --------------------------------------------------------
+
+def _situations(kind: str) -> set[tuple[str, ...]]:
+    """Every situation the judged seat meets in the kata's hands (the fixed ones and the
+    shuffled ones of seed 0), both seats played by greedy_bot: the phase, what it allows,
+    the preset's knock limit, the stock's end."""
+    from box_gin.actions import ActionKind
+    from box_gin.katas.specs.nb7_bots import all_deals
+
+    met: set[tuple[str, ...]] = set()
+    for deal in all_deals(kind, seed=0):
+        hand = deal.hand()
+        judged = Role.CAPTAIN if deal.seat is Role.SITTER else deal.seat
+        while not hand.is_over:
+            view = hand.view(hand.to_play)
+            if hand.to_play is judged:
+                kinds = {a.kind for a in view.legal_actions}
+                where = (deal.preset, deal.seat.value, view.phase.value)
+                met.add(where)
+                if view.phase is Phase.DRAW:
+                    met.add((*where, "pile" if ActionKind.DRAW_DISCARD in kinds else "stock"))
+                if view.phase is Phase.DISCARD:
+                    taken = view.taken_card is not None
+                    met.add((*where, "taken" if taken else "drawn"))
+                    met.update((*where, k.value) for k in kinds - {ActionKind.DISCARD})
+                    if view.knock_limit == 0:
+                        met.add((*where, "gin only"))
+                    if view.stock_size <= 3:
+                        met.add((*where, "last draw"))
+            hand.apply(greedy_bot(view))
+    return met
+
+
+@pytest.mark.parametrize("kind", ["play", "advise"])
+def test_the_kata_hands_meet_every_situation_a_bot_must_handle(kind: str) -> None:
+    """The kata plays few shuffled hands (nb7_bots.HANDS), so they must be enough: in
+    every preset and seat, each phase, a draw with the pile allowed (and, for the
+    captain, after both passes, the stock only), a discard after a draw and after taking,
+    a knock; big gin and a gin-only hand where the rules make them; in every seat, a
+    discard at the stock's last draw."""
+    met = _situations(kind)
+    wanted: list[tuple[str, ...]] = []
+    for preset, rules in PRESETS.items():
+        for seat in SEATS[kind]:
+            where = (preset, seat.value)
+            wanted += [(*where, p.value) for p in (Phase.UPCARD_OFFER, Phase.DRAW,
+                                                     Phase.DISCARD)]
+            wanted += [(*where, Phase.DRAW.value, "pile")]
+            if seat is not Role.BOX:  # the box is never barred from the pile
+                wanted += [(*where, Phase.DRAW.value, "stock")]
+            wanted += [(*where, Phase.DISCARD.value, s) for s in ("taken", "drawn", "knock")]
+            if rules.big_gin:
+                wanted.append((*where, Phase.DISCARD.value, "big gin"))
+            if rules.oklahoma:
+                wanted.append((*where, Phase.DISCARD.value, "gin only"))
+    missing = [w for w in wanted if w not in met]
+    assert not missing, missing
+    for seat in SEATS[kind]:
+        assert any(m[1] == seat.value and m[3:] == ("last draw",) for m in met
+                   if len(m) == 4), seat

@@ -225,19 +225,20 @@ def advise(view):
 """
 
 # Writes straight down its child's answer pipe, with the child's own nonce and sender
-# (found in its caller's frame), an answer for a decision it was not asked yet: in a
-# batch, a forged answer out of order, never trusted.
+# (found in its caller's frame), a line of answers for decisions it was not asked yet:
+# the answers held so far and two more, forged; refused when they pass the batch's end,
+# and the child's own next line, out of order then, breaks the protocol.
 FORGES = """
 import sys
 from box_gin import greedy_bot
 def play(view):
     frame = sys._getframe(1)
-    while frame is not None and "send" not in frame.f_locals:
+    while frame is not None and "held" not in frame.f_locals:
         frame = frame.f_back
     if frame is not None and view.rules.hollywood:
         ns = frame.f_locals
-        ns["send"]({"t": "a", "id": ns["number"], "i": ns["i"] + 1, "a": "pass", "k": 1,
-                    "s": 0})
+        forged = [{"a": "pass", "k": 1, "s": 0}] * 2
+        ns["send"]({"t": "a", "id": ns["number"], "i": ns["first"], "n": ns["held"] + forged})
     return greedy_bot(view)
 """
 

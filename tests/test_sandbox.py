@@ -425,3 +425,29 @@ def test_an_interpreter_the_sandbox_uid_cannot_reach_is_said_precisely(monkeypat
     with pytest.raises(SandboxError, match=r"cannot enter .*closed.*install Python where "
                                            r"every user may run it"):
         open_sandbox("auto")
+
+
+# -- a bot's answers, read as untrusted data ---------------------------------------------
+
+def test_a_line_of_answers_is_taken_only_as_the_next_one_expected() -> None:
+    from box_gin.checker.protocol import ChildGone, answers
+
+    def line(**change: object) -> dict[str, object]:
+        return {"t": "a", "id": 4, "i": 2, "n": [{"a": "pass", "k": 1}], **change}
+
+    assert answers(line(), 4, 2, 5) == [{"a": "pass", "k": 1}]
+    assert len(answers(line(n=[{"a": "pass"}] * 3), 4, 2, 5)) == 3  # up to the end
+    refused = [
+        line(id=3),                      # another batch's
+        line(i=1), line(i=3),            # out of order
+        line(t="cell"),
+        line(n=[]),                      # no answer
+        line(n=[{"a": "pass"}] * 4),     # past the batch's end: answers never asked
+        line(n=["pass"]),                # not a mapping
+        line(n={"a": "pass"}),
+    ]
+    for message in refused:
+        with pytest.raises(ChildGone, match="malformed"):
+            answers(message, 4, 2, 5)
+    with pytest.raises(ChildGone, match="malformed"):  # True == 1, but no place
+        answers(line(i=True), 4, 1, 5)

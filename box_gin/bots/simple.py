@@ -62,13 +62,17 @@ class Advice:
         return _("{action}: {reason}").format(action=self.action.label, reason=self.reason)
 
 
-def _taking(view: SeatView, card: Card) -> tuple[DiscardAnalysis, bool]:
-    """The analysis after taking ``card``, and whether ``card`` then sits in a meld."""
+def _taking(view: SeatView, card: Card) -> DiscardAnalysis:
+    """The analysis of the eleven cards after taking ``card``."""
     forbidden = None if view.rules.may_discard_taken_card else card
-    analysis = best_discards((*view.hand, card), view.rules, knock_limit=view.knock_limit,
-                             forbidden=forbidden)
+    return best_discards((*view.hand, card), view.rules, knock_limit=view.knock_limit,
+                         forbidden=forbidden)
+
+
+def _melds_after(analysis: DiscardAnalysis, card: Card) -> bool:
+    """Whether ``card`` sits in a meld once the best discard (the highest) is made."""
     after = analysis.arrangement_after(max(analysis.best))
-    return analysis, any(card in m for m in after.melds)
+    return any(card in m for m in after.melds)
 
 
 def _discard_choice(analysis: DiscardAnalysis) -> Card:
@@ -84,6 +88,13 @@ def advise(view: SeatView | SitterView) -> Advice:
     gin or gin, else knock, whenever the rules allow; otherwise shed the card whose
     discard leaves the least deadwood, the highest such card first.
     """
+    action, reason = _greedy(view)
+    return Advice(action, reason())
+
+
+def _greedy(view: SeatView | SitterView) -> tuple[Action, Callable[[], str]]:
+    """The greedy policy's action, and its reason in words (made only when asked: the
+    bot itself needs none)."""
     if isinstance(view, SitterView):
         view = view.captain
     require_turn(view)
@@ -93,38 +104,39 @@ def advise(view: SeatView | SitterView) -> Advice:
         can_take = top is not None and (
             view.phase is Phase.UPCARD_OFFER or DRAW_DISCARD in view.legal_actions)
         if can_take and top is not None and now is not None:
-            analysis, melds = _taking(view, top)
-            if melds and analysis.least_deadwood < now:
+            analysis = _taking(view, top)
+            # The deadwood first: the arrangement is worked out only when it lowers.
+            if analysis.least_deadwood < now and _melds_after(analysis, top):
                 action = TAKE if view.phase is Phase.UPCARD_OFFER else DRAW_DISCARD
-                return Advice(action, _(
+                return action, lambda: _(
                     "the {card} makes a meld and brings your deadwood from {before} down to "
-                    "{after}").format(card=top.label, before=now, after=analysis.least_deadwood))
+                    "{after}").format(card=top.label, before=now, after=analysis.least_deadwood)
         if view.phase is Phase.UPCARD_OFFER:
-            return Advice(PASS, _("the {card} makes no meld that lowers your deadwood ({now})")
-                          .format(card=top.label if top else "-", now=now))
+            return PASS, lambda: _("the {card} makes no meld that lowers your deadwood "
+                                   "({now})").format(card=top.label if top else "-", now=now)
         if top is not None and DRAW_DISCARD not in view.legal_actions:
-            return Advice(DRAW_STOCK, _("after both passes the first draw is from the stock"))
-        return Advice(DRAW_STOCK, _("the {card} on the pile would not help you: try the stock")
-                      .format(card=top.label if top else "-"))
+            return DRAW_STOCK, lambda: _("after both passes the first draw is from the stock")
+        return DRAW_STOCK, lambda: _("the {card} on the pile would not help you: try the "
+                                     "stock").format(card=top.label if top else "-")
     forbidden = None if view.rules.may_discard_taken_card else view.taken_card
     analysis = best_discards(view.hand, view.rules, knock_limit=view.knock_limit,
                              forbidden=forbidden)
     if any(a.kind is ActionKind.BIG_GIN for a in view.legal_actions):
-        return Advice(Action(ActionKind.BIG_GIN), _("all eleven of your cards are melded"))
+        return Action(ActionKind.BIG_GIN), lambda: _("all eleven of your cards are melded")
     card = _discard_choice(analysis)
     if analysis.can_gin:
-        return Advice(knock(card), _("discard the {card} and every other card is melded: gin")
-                      .format(card=card.label))
+        return knock(card), lambda: _("discard the {card} and every other card is melded: "
+                                      "gin").format(card=card.label)
     if analysis.can_knock:
-        return Advice(knock(card), _(
+        return knock(card), lambda: _(
             "discard the {card} and your deadwood is {value}, within the knock limit of "
             "{limit}").format(card=card.label, value=analysis.least_deadwood,
-                              limit=analysis.knock_limit))
-    return Advice(discard(card), _(
+                              limit=analysis.knock_limit)
+    return discard(card), lambda: _(
         "discarding the {card} leaves the least deadwood you can keep, {value}").format(
-        card=card.label, value=analysis.least_deadwood))
+        card=card.label, value=analysis.least_deadwood)
 
 
 def greedy_bot(view: SeatView | SitterView) -> Action:
     """Keep deadwood low, knock whenever possible, take a discard that makes a meld."""
-    return advise(view).action
+    return _greedy(view)[0]

@@ -15,9 +15,12 @@ The setup brings the bot's code: its cells, but those to ``skip`` (with ``progre
 line before each cell, so that the driver knows which cell stopped it).  Every later
 line is a batch of decisions, each a seat's view in the compact form of
 ``box_gin/checker/seatwire.py``, under the batch's ``rules`` when it names them (else
-the last ones named, or the setup's).  The answer is a line per decision, as soon as it
-is ready: the action's text (or null); ``k`` 1 when the bot returned an action (for
-``advise``: or an ``Advice`` of one), else ``r``, what it returned, in short.  A
+the last ones named, or the setup's).  The answers come in order, several to a line
+(``{"t": "a", "id": batch, "i": first, "n": [answer, ...]}``): a line at the batch's end,
+and as soon as :data:`FLUSH` seconds have passed since the last one, so that a slow
+decision is known the moment it is decided.  An answer holds the action's text (``a``,
+or null); ``k`` 1 when the bot returned an action (for ``advise``: or an ``Advice`` of
+one), else ``r``, what it returned, in short; ``s`` its CPU seconds.  A
 decision that raises is answered ``{"e": name, "m": message}``, with where in the bot's
 code it was raised when that is known (``w`` the cell's label, ``l`` the line, ``f`` the
 function: the innermost frame of the bot's own cells); one that runs past its
@@ -35,6 +38,12 @@ import os
 import sys
 import time
 import types
+
+#: Seconds a bot's child keeps the answers it has before it sends them: the driver reads
+#: a line for many quick decisions, and learns of a slow one as soon as it is decided.
+FLUSH = 0.02
+#: The most answers in one line (a line stays far below the drivers' bound on a line).
+HOLD = 256
 
 
 def _load(path: str, name: str):
@@ -155,14 +164,22 @@ def main() -> None:
     # its timer, the round's other decisions are not computed, only answered "u"
     # (unasked), so that one slow decision costs its time once, not once a hand.
     stopped_round = [None]
+    clock = time.monotonic
     for request in session.lines():
         number = request["id"]
         round_ = request.get("r")
         if request.get("rules"):
             decode = decoder_of(request["rules"])
-        for i, (kind, data, advice) in enumerate(request["q"]):
+        questions = request["q"]
+        last = len(questions) - 1
+        # The answers go in lines of several ("n"), from the decision "i" on: a line as
+        # soon as FLUSH seconds have passed since the last one, and at the batch's end.
+        held, first, flushed = [], 0, clock()
+        for i, (kind, data, advice) in enumerate(questions):
             if round_ is not None and round_ == stopped_round[0]:
-                send({"t": "a", "id": number, "i": i, "a": {"u": 1}, "s": 0})
+                held.append({"a": {"u": 1}, "s": 0})
+                if i == last:
+                    send({"t": "a", "id": number, "i": first, "n": held})
                 continue
             start = now()
             try:
@@ -187,8 +204,11 @@ def main() -> None:
                                    **_where(exc, labels)}}
                 except BaseException:
                     reply = {"a": {"e": "?", "m": ""}}
-            # Each answer as soon as it is ready: the driver times every decision.
-            send({"t": "a", "id": number, "i": i, **reply, "s": round(now() - start, 6)})
+            reply["s"] = round(now() - start, 6)
+            held.append(reply)
+            if i == last or len(held) >= HOLD or clock() - flushed >= FLUSH:
+                send({"t": "a", "id": number, "i": first, "n": held})
+                held, first, flushed = [], i + 1, clock()
     os._exit(0)
 
 

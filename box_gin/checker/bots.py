@@ -45,6 +45,7 @@ from ..katas.specs.nb7_bots import (
     result_of,
 )
 from .protocol import Child, ChildGone
+from .protocol import answers as read_answers
 from .safe import one_line, quoted, type_name
 from .sandbox import Sandbox
 from .seatwire import encode
@@ -140,6 +141,11 @@ def answer_of(reply: dict[str, Any], cpu: float, wall: float) -> Answer:
     return Answer(shown=_shown(reply.get("r")), cpu=cpu, wall=wall)
 
 
+def _any(message: dict[str, Any]) -> bool:
+    """Every line is taken, then checked (:func:`read_answers`)."""
+    return True
+
+
 def _gone_id(exc: ChildGone) -> str:
     return {"timeout": "wall", "the child exited": "exited",
             "the child sent too much": "too_much"}.get(str(exc), "protocol")
@@ -184,46 +190,45 @@ def grade_bot(child: Child, box: Sandbox, kata: BotKata, seed: int) -> tuple[Leg
         for index, (_deal, view) in enumerate(items):
             groups.setdefault(id(view.rules), []).append(index)
             by_rules[id(view.rules)] = view.rules
-        order: list[tuple[int, int, int]] = []  # (message id, place in it, item index)
+        messages: list[tuple[int, list[int]]] = []  # (message id, the items it asks)
         state["round"] += 1
         for key, indices in groups.items():
             state["id"] += 1
-            number = state["id"]
-            child.send({"id": number, "r": state["round"], "rules": by_rules[key].to_dict(),
+            child.send({"id": state["id"], "r": state["round"],
+                        "rules": by_rules[key].to_dict(),
                         "q": [[sort, encode(items[i][1]), None] for i in indices]})
-            order += [(number, place, i) for place, i in enumerate(indices)]
+            messages.append((state["id"], indices))
         answers: list[Answer | None] = [None] * len(items)
         before = last_cpu = cpu_now()
         last = time.monotonic()
-        for position, (number, place, index) in enumerate(order):
-            def expected(message: dict[str, Any], number: int = number,
-                         place: int = place) -> bool:
-                if message.get("t") == "a" and message.get("id") == number \
-                        and message.get("i") == place:
-                    return True
-                raise ChildGone("a malformed answer")  # out of order, forged, too many
-
-            try:
-                reply = child.receive(timing.wall + GRACE, expected)
-            except ChildGone as exc:
-                stopped = _gone_id(exc)
-                state["alive"] = False
-                wall = time.monotonic() - last
-                gone_cpu = cpu_now()
-                cpu = gone_cpu - last_cpu if gone_cpu is not None and last_cpu is not None \
-                    else wall
-                answers[index] = Answer(stopped=stopped, cpu=cpu, wall=wall)
-                for _n, _p, other in order[position + 1:]:
-                    answers[other] = Answer(stopped=UNASKED)
-                if stopped == "wall" and time.monotonic() >= child.budget:
-                    raise OutOfTime() from exc
-                break
-            now = time.monotonic()
-            spent = reply.get("s")
-            cpu = float(spent) if isinstance(spent, int | float) and not isinstance(
-                spent, bool) and 0 <= spent < 1e6 else now - last
-            answers[index] = answer_of(reply, cpu, now - last)
-            last, last_cpu = now, cpu_now()
+        for number, indices in messages:
+            place = 0
+            while place < len(indices) and state["alive"]:
+                try:
+                    held = read_answers(child.receive(timing.wall + GRACE, _any), number,
+                                        place, len(indices))
+                except ChildGone as exc:
+                    stopped = _gone_id(exc)
+                    state["alive"] = False
+                    wall = time.monotonic() - last
+                    gone_cpu = cpu_now()
+                    cpu = gone_cpu - last_cpu if gone_cpu is not None \
+                        and last_cpu is not None else wall
+                    answers[indices[place]] = Answer(stopped=stopped, cpu=cpu, wall=wall)
+                    if stopped == "wall" and time.monotonic() >= child.budget:
+                        raise OutOfTime() from exc
+                    break
+                now = time.monotonic()
+                for k, reply in enumerate(held):
+                    # The line's time on the clock is its last answer's: the child sends
+                    # a line as soon as a decision took long (botchild.FLUSH).
+                    wall = now - last if k == len(held) - 1 else 0.0
+                    spent = reply.get("s")
+                    cpu = float(spent) if isinstance(spent, int | float) and not isinstance(
+                        spent, bool) and 0 <= spent < 1e6 else wall
+                    answers[indices[place + k]] = answer_of(reply, cpu, wall)
+                place += len(held)
+                last, last_cpu = now, cpu_now()
         after = cpu_now()
         counted = after - before if before is not None and after is not None else None
         return [a if a is not None else Answer(stopped=UNASKED) for a in answers], counted

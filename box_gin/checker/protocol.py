@@ -63,6 +63,25 @@ class Ready:
                    bool(message.get("advise")))
 
 
+def answers(message: dict[str, Any], batch: int, first: int, size: int
+            ) -> list[dict[str, Any]]:
+    """The answers a bot's child sent in one line (``botchild.py``: the batch's id, the
+    place of the first answer, the answers in order), read as untrusted data: the line
+    must be the next one expected, for the batch ``batch`` from the place ``first`` on,
+    with at least one answer and no more than the ``size`` the batch asked, each a
+    mapping; anything else (out of order, forged, too many, too few at the end) is the
+    protocol broken (:class:`ChildGone`)."""
+    held = message.get("n")
+    number, place = message.get("id"), message.get("i")
+    if (message.get("t") != "a" or type(number) is not int or number != batch
+            or type(place) is not int or place != first or not isinstance(held, list)
+            or not held
+            or len(held) > size - first
+            or not all(isinstance(answer, dict) for answer in held)):
+        raise ChildGone("a malformed answer")
+    return held
+
+
 #: The script of a kata's child, under the staged ``box_gin``.
 KATA_CHILD = "checker/child.py"
 

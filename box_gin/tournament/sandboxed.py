@@ -7,9 +7,10 @@ the files every bot's child gets, the grader's of the bot kata too
 child's script, ``box_gin/checker/botchild.py``, and nothing else of the kit, the driver
 or the other bots.
 
-The driver sends a batch of views on the child's stdin and reads a line back for each,
-on a pipe of its own, led by a random nonce; a line is bounded (:data:`MAX_REPLY`), and
-anything malformed, late or missing kills the child, which is started again for its
+The driver sends a batch of views on the child's stdin and reads the answers back, in
+order and several to a line (:func:`box_gin.checker.protocol.answers`), on a pipe of
+its own, led by a random nonce; a line is bounded (:data:`MAX_REPLY`), and anything
+malformed, late or missing kills the child, which is started again for its
 next batch: the decisions it owed are played by default and counted as its crashes or
 time-outs.  After :data:`MAX_RESTARTS` restarts a bot is out: every later decision of
 it is played by default and counted as a crash.
@@ -48,7 +49,7 @@ from typing import Any
 
 from ..checker.bots import BOT_CHILD, bot_sandbox
 from ..checker.caps import Limits
-from ..checker.protocol import ChildGone, Ready
+from ..checker.protocol import ChildGone, Ready, answers
 from ..checker.sandbox import Sandbox
 from ..checker.seatwire import encode
 from ..katas.specs.nb7_bots import cpu_timer
@@ -308,10 +309,8 @@ class SandboxedPlayer:
 
         while fault is None and len(replies) < n:
             try:
-                message = self._line(last + self._wall + GRACE, watch)
-                if (message.get("t") != "a" or message.get("id") != request
-                        or message.get("i") != len(replies)):
-                    raise ChildGone("a malformed answer")
+                held = answers(self._line(last + self._wall + GRACE, watch), request,
+                               len(replies), n)
             except ChildGone as exc:
                 fault = "timeout" if str(exc) == "timeout" else "crash"
                 break
@@ -319,7 +318,10 @@ class SandboxedPlayer:
             now = self._meter()
             if now is not None:
                 last_cpu = now[0]
-            replies.append(self._reply(message.get("a"), message.get("s"), arrived - last))
+            # The line's time on the clock is its last answer's (botchild.FLUSH).
+            replies += [self._reply(answer.get("a"), answer.get("s"),
+                                    arrived - last if k == len(held) - 1 else 0.0)
+                        for k, answer in enumerate(held)]
             last = arrived
         if fault is None and base is not None and now is not None:
             counted = now[0] - base[0]

@@ -63,7 +63,7 @@ TOTAL_SECONDS = 30.0
 TOTAL_WALL_SECONDS = 60.0
 #: How many shuffled hands are played, spread evenly over every preset and seat (after
 #: the fixed hands).
-HANDS = 1000
+HANDS = 256
 
 
 def cpu_timer(limit: float) -> float:
