@@ -98,6 +98,7 @@ def create_table(teacher: httpx.Client, seed: int, preset: str = "standard",
 
 ACTION_RE = re.compile(r'data-kind="(act|advise)" data-action="([^"]+)"')
 CARD_RE = re.compile(r'data-card="(\w\w)"')
+READY_RE = re.compile(r'data-kind="(ready)" data-action="(ready)"')
 
 
 @dataclass
@@ -234,6 +235,20 @@ def play_step(match: Match, learners: list[Learner], seq: int) -> tuple[str, str
         frame = learner.recv()
         assert frame["type"] == "frame" and frame["seq"] == seq + 1, frame
     return name, action
+
+
+def ready_all(learners: list[Learner]) -> None:
+    """A hand has ended: each learner presses Next hand (each press reaches every
+    learner as a frame); the last press starts the next hand."""
+    for i, learner in enumerate(learners):
+        assert ("ready", "ready") in READY_RE.findall(learner.last["parts"]["bg-live"]), \
+            learner.last
+        learner.send("ready", "ready", learner.last["seq"])
+        for other in learners:
+            frame = other.recv()
+            assert frame["type"] == "frame", frame
+            started = "bg-my-hand" in frame["parts"]["bg-live"]
+            assert started == (i == len(learners) - 1), (i, frame)
 
 
 def open_all(learners: list[Learner]) -> Iterator[None]:

@@ -24,6 +24,7 @@ from classroom_helpers import (
     hidden_from,
     leaks,
     play_step,
+    ready_all,
     seat_three,
     shadow,
 )
@@ -99,6 +100,8 @@ def test_no_frame_shows_a_card_its_seat_may_not_see(server: ServeProcess,
         seq += 1
         if match.hand is not hand:
             previous, previous_roles = hand, roles
+            check_all()
+            ready_all(learners)
         check_all()
         for learner in learners:
             page = learner.page()

@@ -80,6 +80,10 @@ form.bg-form input[type=radio]{min-height:0;width:24px;height:24px;vertical-alig
 form.bg-form fieldset label{display:flex;align-items:center;gap:.4em;min-height:44px}
 table.bg-seats td,table.bg-seats th{padding:.1em .5em;text-align:start}
 form.bg-free{margin:0}
+form.bg-control{display:inline-flex;flex-wrap:wrap;align-items:center;gap:.4em;
+ margin:.2em 1em .2em 0}
+form.bg-control select{min-height:44px;box-sizing:border-box;font:inherit}
+.bg-place-controls h3{margin:.6em 0 .2em;font-size:1em}
 .bg-wide{max-width:100%;overflow-x:auto}
 main a{display:inline-flex;align-items:center;min-height:44px;min-width:44px}
 @media (max-width:600px){
@@ -164,6 +168,8 @@ SCRIPT = """<script>
       root.dataset.online = '0';
       // 4403: this seat's place was given to another browser: no reconnecting.
       if (ev.code === 4403) { error(root.dataset.gone || ''); return; }
+      // 4301: the teacher moved this learner: the page reloads, to the new place.
+      if (ev.code === 4301) { location.reload(); return; }
       setTimeout(connect, wait); wait = Math.min(wait * 2, 4000);
     };
   }

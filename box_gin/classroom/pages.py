@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import html
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from .. import i18n
 from ..actions import Action, ActionKind
@@ -26,7 +26,6 @@ from ..match import SitterView
 from ..rules import PRESETS, preset_names
 from ..views.cards import STYLE, back_html, card_html
 from ..views.html import (
-    hand_html,
     match_html,
     result_html,
     roles_html,
@@ -75,6 +74,8 @@ def _labels() -> dict[str, str]:
         "Join a table": _("Join a table"),
         "The table": _("The table"),
         "The last hand": _("The last hand"),
+        "This table is closed.": _("This table is closed."),
+        "Next hand": _("Next hand"),
     }
 
 
@@ -233,6 +234,21 @@ def hand_ended(table: Table, moves: int | None) -> str:
             f'<a href="#bg-past">{esc(more)}</a></section>')
 
 
+def waiting_line(table: Table, place: int) -> str:
+    """What a seat is told while the table waits between two hands."""
+    names = ", ".join(table.name_of(p) for p in table.waiting_for())
+    said = [_("Read the hand's result, then press Next hand.")
+            if place in table.waiting_for() else _("You are ready."),
+            _("Waiting for: {names}.").format(names=names),
+            ngettext("The next hand starts when every player is ready, or at the latest "
+                     "{n} second after the end of the hand.",
+                     "The next hand starts when every player is ready, or at the latest "
+                     "{n} seconds after the end of the hand.", table.wait).format(
+                n=table.wait) if table.wait else
+            _("The next hand starts when every player is ready.")]
+    return " ".join(said)
+
+
 def seat_parts(table: Table, place: int) -> dict[str, str]:
     """The learner's page, by part id, built from the seat's own view only: the table
     (``bg-live``), the last hand's result (``bg-past``) and one line for screen readers,
@@ -250,6 +266,16 @@ def seat_parts(table: Table, place: int) -> dict[str, str]:
                 f"<ul>{rows}</ul></div>")
         return {"bg-live": live, "bg-past": "", "bg-news": esc(text)}
     past = past_hand(table)
+    if table.closed is not None or table.pause is not None:
+        text = (lab("This table is closed.") if table.closed is not None
+                else waiting_line(table, place))
+        ready = (f'<button class="bg-act" data-kind="ready" data-action="ready">'
+                 f'{esc(lab("Next hand"))}</button>' if place in table.waiting_for()
+                 and table.closed is None else "")
+        return {"bg-live": f'<div class="bg-felt">{hand_ended(table, None)}'
+                           f'<div class="bg-readout bg-status">{esc(text)}</div>{ready}'
+                           '<div class="bg-error" id="bg-error" role="alert"></div></div>',
+                "bg-past": past, "bg-news": esc(text)}
     if match.is_over:
         text = _("Game over. Winner: {name}.").format(name=shown_name(table, match.winner))
         return {"bg-live": f'<div class="bg-felt">{hand_ended(table, None)}'
@@ -364,6 +390,9 @@ def join_page(table: Table, lang: str, error: str = "") -> str:
             places.append(f'<label><input type="radio" disabled> {esc(label)}: '
                           f"{esc(name)}</label>")
     full = all(n is not None for n in table.names)
+    if table.closed is not None:
+        error = error or lab("This table is closed.")
+        full = True
     lost = _("Lost your place (another device, a closed window)? Ask the teacher: they "
              "can give you a link back to it.")
     body = (f'<p class="bg-error">{esc(error)}</p>' if error else "") + (
@@ -379,8 +408,10 @@ def join_page(table: Table, lang: str, error: str = "") -> str:
 
 # -- the teacher's pages ---------------------------------------------------------------------
 
-def _state_line(table: Table) -> str:
+def state_line(table: Table) -> str:
     match = table.match
+    if table.closed is not None:
+        return lab("This table is closed.")
     if match is None:
         taken = sum(n is not None for n in table.names)
         return ngettext("Waiting for players: {n} place of 3 is taken.",
@@ -391,36 +422,24 @@ def _state_line(table: Table) -> str:
                                                  name=match.to_play or "–")
 
 
-def _seats_html(table: Table, controls: bool = False) -> str:
-    """The places, their players, roles and scores; ``controls``: with the teacher's
-    button that frees a learner's place for another browser (:func:`free_form`)."""
+def seats_html(table: Table, controls: Callable[[Table, int], str] | None = None) -> str:
+    """The places, their players, roles and scores; ``controls``: the teacher's forms for
+    each place, in a column of their own (:mod:`.seats`)."""
     match = table.match
     rows = []
     for i, name in enumerate(table.names):
         role = table.role_of(i)
         score = match.scores.get(name, 0) if match is not None and name else ""
         bot = f" ({lab('bot')})" if i in table.bot_places else ""
-        free = free_form(table, i) if controls and name and i not in table.bot_places \
-            else ""
         rows.append(f"<tr><td>{i + 1}</td><td>{esc((name or '–') + bot)}</td>"
                     f"<td>{esc(role.label if role else '')}</td><td>{score}</td>"
-                    + (f"<td>{free}</td>" if controls else "") + "</tr>")
+                    + (f"<td>{controls(table, i)}</td>" if controls else "") + "</tr>")
     titles = [_("Place"), _("Name"), _("Role"), _("Score")]
     if controls:
-        titles.append(_("Another browser"))
+        titles.append(_("Controls"))
     head = "".join(f"<th>{esc(t)}</th>" for t in titles)
     return (f'<div class="bg-wide"><table class="bg-seats"><tr>{head}</tr>{"".join(rows)}'
             "</table></div>")
-
-
-def free_form(table: Table, place: int) -> str:
-    """The teacher's button that frees ``place`` (a learner's) for another browser."""
-    name = table.names[place] or ""
-    label = _("Free place {n} ({name}) for another browser").format(n=place + 1, name=name)
-    free = _("Free")
-    return (f'<form class="bg-free" method="post" action="/teacher/t/{table.code}/free/'
-            f'{place}"><button class="bg-act" type="submit" aria-label="{esc(label)}"'
-            f' title="{esc(label)}">{esc(free)}</button></form>')
 
 
 @functools.lru_cache(maxsize=256)
@@ -449,9 +468,10 @@ def overview_parts(tables: Mapping[str, Table], base_url: str) -> dict[str, str]
             f'<div class="bg-code">{table.code}</div>'
             f'<div class="bg-readout">{esc(names.get(table.preset, table.preset))} · '
             f'{esc(lab("Target"))} {table.target}</div>'
-            f'<div class="bg-qr">{qr_svg(url)}</div><div dir="ltr">{esc(url)}</div>'
-            f'<div class="bg-readout bg-state">{esc(_state_line(table))}</div>'
-            f"{_seats_html(table)}<div>{links}</div></div>")
+            + ("" if table.closed is not None else
+               f'<div class="bg-qr">{qr_svg(url)}</div><div dir="ltr">{esc(url)}</div>') +
+            f'<div class="bg-readout bg-state">{esc(state_line(table))}</div>'
+            f"{seats_html(table)}<div>{links}</div></div>")
     if not cards:
         cards.append(f"<p>{esc(lab('No tables yet: create one above.'))}</p>")
     return {"bg-live": '<div class="bg-tables">' + "".join(cards) + "</div>"}
@@ -478,39 +498,12 @@ def create_form(error: str = "") -> str:
 
 
 def teacher_page(tables: Mapping[str, Table], base_url: str, lang: str,
-                 error: str = "") -> str:
+                 error: str = "", room_form: str = "") -> str:
     parts = overview_parts(tables, base_url)
-    body = (create_form(error) + f'<section id="bg-live">{parts["bg-live"]}</section>')
+    body = (create_form(error) + room_form
+            + f'<section id="bg-live">{parts["bg-live"]}</section>')
     return page(_("Box gin: the teacher's page"), body, lang, ws="/ws/teacher",
                 here="/teacher")
-
-
-def watch_parts(table: Table) -> dict[str, str]:
-    """A table as the teacher sees it: every card face up, the score sheet, the hands."""
-    match = table.match
-    parts = [f'<div class="bg-readout bg-state">{esc(_state_line(table))}</div>',
-             _seats_html(table, controls=True)]
-    if match is not None:
-        parts.append(roles_html(match.roles))
-        if not match.is_over:
-            parts.append(hand_html(match.hand))
-        parts.append(f"<h2>{esc(lab('Score sheet'))}</h2>{match_html(match)}")
-        links = "".join(
-            f'<li><a href="/teacher/t/{table.code}/hand/{r.number}">'
-            f"{esc(lab('Hand {n}: the result').format(n=r.number))}</a>: "
-            f"{esc(r.result.summary())}</li>" for r in match.history)
-        if links:
-            parts.append(f"<h2>{esc(lab('Replay a hand'))}</h2><ul>{links}</ul>")
-    return {"bg-live": "".join(parts)}
-
-
-def watch_page(table: Table, lang: str) -> str:
-    parts = watch_parts(table)
-    title = _("Box gin · table {code}").format(code=table.code)
-    body = (f'<p><a href="/teacher">{esc(lab("All tables"))}</a></p>'
-            f'<section id="bg-live">{parts["bg-live"]}</section>')
-    return page(title, body, lang, ws=f"/ws/teacher?table={table.code}",
-                here=f"/teacher/t/{table.code}")
 
 
 def projector_page(table: Table, base_url: str, lang: str) -> str:
@@ -565,4 +558,4 @@ def message_page(title: str, text: str, lang: str) -> str:
 
 __all__ = ["LANGUAGE_NAMES", "home_page", "join_page", "language", "overview_parts",
            "pick_language", "projector_page", "replay_page", "seat_page", "seat_parts",
-           "teacher_page", "watch_page", "watch_parts"]
+           "seats_html", "state_line", "teacher_page"]

@@ -28,6 +28,8 @@ import json
 import secrets
 import socket
 import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -170,7 +172,7 @@ def teacher_frame(room: Room, conn: TeacherSocket) -> str:
             seq = 0
         else:
             table = room.tables[conn.code]
-            parts, seq = pages.watch_parts(table), table.seq
+            parts, seq = seats.watch_parts(table), table.seq
     return json.dumps({"type": "frame", "seq": seq, "parts": parts}, ensure_ascii=False)
 
 
@@ -181,11 +183,37 @@ def _error(message: str) -> str:
 class Classroom:
     """The server's state: the store, the room of tables, the sockets, the teacher's key."""
 
-    def __init__(self, db: str | Path, teacher_key: str | None = None) -> None:
+    def __init__(self, db: str | Path, teacher_key: str | None = None,
+                 now: Callable[[], float] = time.time) -> None:
         self.store = Store(db)
-        self.room = Room(self.store)
+        self.room = Room(self.store, now)
         self.key = teacher_key or self.store.teacher_key()
         self.hub = Hub()
+        #: Each waiting table's timer, set for the wait's deadline.
+        self.timers: dict[str, asyncio.TimerHandle] = {}
+        self._due: set[asyncio.Task[None]] = set()
+
+    async def changed(self, table: Table) -> None:
+        """Every page of ``table`` brought up to date, and its timer set for the end of
+        its wait between hands, if it waits."""
+        await self.hub.broadcast(self.room, table)
+        old = self.timers.pop(table.code, None)
+        if old is not None:
+            old.cancel()
+        if table.pause is not None and table.closed is None:
+            later = max(0.0, table.deadline() - table.clock.now())
+            self.timers[table.code] = asyncio.get_running_loop().call_later(
+                min(later, 3600.0), self._spawn, table)
+
+    def _spawn(self, table: Table) -> None:
+        task = asyncio.get_running_loop().create_task(self._deadline(table))
+        self._due.add(task)
+        task.add_done_callback(self._due.discard)
+
+    async def _deadline(self, table: Table) -> None:
+        self.timers.pop(table.code, None)
+        table.tick()
+        await self.changed(table)
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -215,7 +243,11 @@ class Classroom:
         return f"{scheme}://{conn.headers.get('host', conn.url.netloc)}/"
 
     def table_of(self, code: str) -> Table:
-        return self.room.get(code)
+        """The table of ``code``, its wait between hands ended if its deadline came while
+        no timer ran (the server was down)."""
+        table = self.room.get(code)
+        table.tick()
+        return table
 
     def seat_of(self, conn: HTTPConnection, table: Table) -> int | None:
         token = conn.cookies.get(seat_cookie(table.code))
@@ -283,7 +315,7 @@ class Classroom:
                     _("choose a free place")
                 return self.html(request, pages.join_page(table, lang, message), lang,
                                  status=400)
-        await self.hub.broadcast(self.room, table)
+        await self.changed(table)
         response = RedirectResponse(f"/t/{table.code}", status_code=303)
         response.set_cookie(seat_cookie(table.code), token, max_age=YEAR, httponly=True,
                             samesite="lax")
@@ -298,7 +330,8 @@ class Classroom:
                 return self.html(request, pages.home_page(lang, str(err)), lang, status=404)
             place = self.seat_of(request, table)
             if place is None:
-                return RedirectResponse(f"/join/{table.code}", status_code=303)
+                return seats.moved_to(self, request, table.code) or RedirectResponse(
+                    f"/join/{table.code}", status_code=303)
             return self.html(request, pages.seat_page(table, place, lang), lang)
 
     async def seat_socket(self, ws: WebSocket) -> None:
@@ -329,12 +362,14 @@ class Classroom:
                     try:
                         if kind == "act":
                             table.act(token, action, seq)
+                        elif kind == "ready":
+                            table.ready(token)
                         else:
                             table.advise(token, action, seq)
                     except BoxGinError as err:
                         outbox.post(_error(str(err)))
                         continue
-                await self.hub.broadcast(self.room, table)
+                await self.changed(table)
         except WebSocketDisconnect:
             pass
         except asyncio.CancelledError:
@@ -371,12 +406,12 @@ class Classroom:
             return self.forbidden(request)
         lang = self.lang(request, teacher=True)
         with language(lang):
-            body = pages.teacher_page(self.room.tables, self.base_url(request), lang)
-        return self.html(request, body, lang, teacher=True)
+            return self.teacher_answer(request, lang)
 
     async def create(self, request: Request) -> Response:
-        if not self.is_teacher(request) or not self.same_origin(request):
-            return self.forbidden(request)
+        refused = self.refused(request)
+        if refused is not None:
+            return refused
         try:
             form = await self.form(request)
         except (TooLarge, ValueError):
@@ -396,12 +431,25 @@ class Classroom:
             except (ValueError, BoxGinError) as err:
                 message = str(err) if isinstance(err, BoxGinError) else \
                     _("the target, the seed and the number of tables are whole numbers")
-                body = pages.teacher_page(self.room.tables, self.base_url(request), lang,
-                                          message)
-                return self.html(request, body, lang, teacher=True, status=400)
+                return self.teacher_answer(request, lang, message)
         for table in made:
-            await self.hub.broadcast(self.room, table)
+            await self.changed(table)
         return RedirectResponse("/teacher", status_code=303)
+
+    def refused(self, request: Request) -> Response | None:
+        """The answer to a teacher's form that is not the teacher's (no teacher's cookie,
+        or posted from another site's page: the cookie is SameSite and the Origin is
+        checked), or None: the one check of every form of the teacher's pages."""
+        if not self.is_teacher(request) or not self.same_origin(request):
+            return self.forbidden(request)
+        return None
+
+    def teacher_answer(self, request: Request, lang: str, error: str = "") -> Response:
+        """The teacher's overview (with ``error``, refused: 400)."""
+        body = pages.teacher_page(self.room.tables, self.base_url(request), lang, error,
+                                  seats.wait_form("/teacher/wait", self.room.clock.delay,
+                                                  room=True))
+        return self.html(request, body, lang, teacher=True, status=400 if error else 200)
 
     def _teacher_table(self, request: Request) -> Table | Response:
         if not self.is_teacher(request):
@@ -410,50 +458,6 @@ class Classroom:
             return self.table_of(request.path_params["code"])
         except SeatError as err:
             return PlainTextResponse(str(err), status_code=404)
-
-    async def watch(self, request: Request) -> Response:
-        table = self._teacher_table(request)
-        if isinstance(table, Response):
-            return table
-        lang = self.lang(request, teacher=True)
-        with language(lang):
-            return self.html(request, pages.watch_page(table, lang), lang, teacher=True)
-
-    async def projector(self, request: Request) -> Response:
-        table = self._teacher_table(request)
-        if isinstance(table, Response):
-            return table
-        lang = self.lang(request, teacher=True)
-        with language(lang):
-            body = pages.projector_page(table, self.base_url(request), lang)
-        return self.html(request, body, lang, teacher=True)
-
-    async def replay(self, request: Request) -> Response:
-        table = self._teacher_table(request)
-        if isinstance(table, Response):
-            return table
-        lang = self.lang(request, teacher=True)
-        with language(lang):
-            try:
-                number = int(request.path_params["number"])
-                step = int(request.query_params.get("step", "0"))
-                table.replay_hand(number, 0)
-            except (ValueError, BoxGinError) as err:
-                return PlainTextResponse(str(err), status_code=404)
-            return self.html(request, pages.replay_page(table, number, step, lang), lang,
-                             teacher=True)
-
-    async def record(self, request: Request) -> Response:
-        table = self._teacher_table(request)
-        if isinstance(table, Response):
-            return table
-        try:
-            text = table.record_json()
-        except SeatError as err:
-            return PlainTextResponse(str(err), status_code=404)
-        return Response(text, media_type="application/json", headers={
-            "Content-Disposition": f'attachment; filename="box-gin-{table.code}.json"',
-            "Cache-Control": "no-store"})
 
     async def teacher_socket(self, ws: WebSocket) -> None:
         if not self.is_teacher(ws) or not self.same_origin(ws):
@@ -491,12 +495,18 @@ class Classroom:
             WebSocketRoute("/ws/{code}", self.seat_socket),
             Route("/teacher", self.teacher),
             Route("/teacher/tables", self.create, methods=["POST"]),
-            Route("/teacher/t/{code}", self.watch),
-            Route("/teacher/t/{code}/projector", self.projector),
-            Route("/teacher/t/{code}/hand/{number}", self.replay),
-            Route("/teacher/t/{code}/record.json", self.record),
-            Route("/teacher/t/{code}/free/{place}", functools.partial(seats.free, self),
+            Route("/teacher/wait", functools.partial(seats.room_wait, self),
                   methods=["POST"]),
+            *(Route(f"/teacher/t/{{code}}{path}", functools.partial(route, self))
+              for path, route in (("", seats.watch), ("/projector", seats.projector),
+                                  ("/hand/{number}", seats.replay),
+                                  ("/record.json", seats.record),
+                                  ("/freed/{place}", seats.freed))),
+            *(Route(f"/teacher/t/{{code}}/{path}", functools.partial(route, self),
+                    methods=["POST"])
+              for path, route in (("free/{place}", seats.free), ("move/{place}", seats.move),
+                                  ("bot/{place}", seats.bot), ("close", seats.close),
+                                  ("wait", seats.wait))),
             Route("/retake/{code}/{token}", functools.partial(seats.retake, self)),
         ]))
 
@@ -518,7 +528,8 @@ async def receive_text(ws: WebSocket) -> str:
 
 
 def read_message(text: str) -> tuple[str, str, int]:
-    """A learner's message (``{"type": "act" or "advise", "action": ..., "seq": ...}``)
+    """A learner's message (``{"type": "act", "advise" or "ready", "action": ...,
+    "seq": ...}``)
     as (kind, action, seq); ValueError for anything else."""
     try:
         message = json.loads(text)
@@ -527,7 +538,7 @@ def read_message(text: str) -> tuple[str, str, int]:
     if not isinstance(message, dict):
         raise ValueError("not an object")
     kind, action, seq = message.get("type"), message.get("action"), message.get("seq")
-    if kind not in ("act", "advise") or not isinstance(action, str) \
+    if kind not in ("act", "advise", "ready") or not isinstance(action, str) \
             or not isinstance(seq, int) or isinstance(seq, bool):
         raise ValueError("not an action message")
     return kind, action, seq

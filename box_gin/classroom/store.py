@@ -60,6 +60,24 @@ CREATE TABLE IF NOT EXISTS actions (
     action TEXT NOT NULL,
     PRIMARY KEY (table_id, seq)
 );
+CREATE TABLE IF NOT EXISTS hand_ends (
+    table_id INTEGER NOT NULL REFERENCES tables(id),
+    hand INTEGER NOT NULL,
+    ended REAL NOT NULL,
+    started INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (table_id, hand)
+);
+CREATE TABLE IF NOT EXISTS ready (
+    table_id INTEGER NOT NULL REFERENCES tables(id),
+    hand INTEGER NOT NULL,
+    place INTEGER NOT NULL,
+    PRIMARY KEY (table_id, hand, place)
+);
+CREATE TABLE IF NOT EXISTS table_settings (
+    table_id INTEGER PRIMARY KEY REFERENCES tables(id),
+    delay INTEGER,
+    closed REAL
+);
 CREATE TABLE IF NOT EXISTS advice (
     table_id INTEGER NOT NULL REFERENCES tables(id),
     seq INTEGER NOT NULL,
@@ -97,6 +115,10 @@ class TableRow:
     target: int
     seed: int
     bot_kind: str
+    #: The table's own wait before its next hand (seconds; None: the room's).
+    delay: int | None = None
+    #: When the teacher closed the table (None: open).
+    closed: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +129,19 @@ class SeatRow:
     name: str
     token: str | None
     bot: bool
+    #: A bot's kind (None: the table's); for a learner, whether ``token`` is a one-time
+    #: link the teacher was given and that no browser has opened yet.
+    kind: str | None = None
+    link: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnd:
+    """The end of a hand (by number) at a table: when, and whether the next one started."""
+
+    hand: int
+    ended: float
+    started: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +169,11 @@ class Store:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        # A database of an older kit: the seats' newer columns added.
+        columns = {r[1] for r in self._db.execute("PRAGMA table_info(seats)")}
+        for column, kind in (("kind", "TEXT"), ("link", "INTEGER NOT NULL DEFAULT 0")):
+            if column not in columns:
+                self._db.execute(f"ALTER TABLE seats ADD COLUMN {column} {kind}")
         if self.path != ":memory:":
             # SQLite makes its -wal and -shm files with the database's own mode; a file
             # left by an older kit (or copied in) is made private too.
@@ -186,16 +226,19 @@ class Store:
     def tables(self) -> list[TableRow]:
         """Every table, oldest first."""
         rows = self._db.execute(
-            "SELECT id, code, preset, target, seed, bot_kind FROM tables ORDER BY id")
-        return [TableRow(int(r[0]), str(r[1]), str(r[2]), int(r[3]), int(r[4]), str(r[5]))
-                for r in rows]
+            "SELECT id, code, preset, target, seed, bot_kind, s.delay, s.closed FROM tables "
+            "LEFT JOIN table_settings AS s ON s.table_id = tables.id ORDER BY id")
+        return [TableRow(int(r[0]), str(r[1]), str(r[2]), int(r[3]), int(r[4]), str(r[5]),
+                         None if r[6] is None else int(r[6]),
+                         None if r[7] is None else float(r[7])) for r in rows]
 
     def seats(self, table_id: int) -> list[SeatRow]:
         """The places taken at a table."""
         rows = self._db.execute(
-            "SELECT place, name, token, bot FROM seats WHERE table_id=? ORDER BY place",
-            (table_id,))
-        return [SeatRow(int(r[0]), str(r[1]), r[2], bool(r[3])) for r in rows]
+            "SELECT place, name, token, bot, kind, link FROM seats WHERE table_id=? "
+            "ORDER BY place", (table_id,))
+        return [SeatRow(int(r[0]), str(r[1]), r[2], bool(r[3]), r[4], bool(r[5]))
+                for r in rows]
 
     def sit(self, table_id: int, place: int, name: str, token: str) -> None:
         """A learner takes a free place; refused if the place is taken."""
@@ -206,23 +249,115 @@ class Store:
         except sqlite3.IntegrityError:
             raise StoreError(f"table {table_id}: place {place} is taken") from None
 
-    def new_token(self, table_id: int, place: int, token: str) -> None:
+    def new_token(self, table_id: int, place: int, token: str, link: bool = False) -> None:
         """A learner's place given a new secret token (the teacher freed it for another
-        browser): the old token opens nothing from now on."""
+        browser: ``link``, a one-time link not yet opened): the old token opens nothing
+        from now on."""
         cur = self._db.execute(
-            "UPDATE seats SET token=? WHERE table_id=? AND place=? AND bot=0",
-            (token, table_id, place))
+            "UPDATE seats SET token=?, link=? WHERE table_id=? AND place=? AND bot=0",
+            (token, int(link), table_id, place))
         if cur.rowcount != 1:
             raise StoreError(f"table {table_id}: no learner in place {place}")
 
+    def put_bot(self, table_id: int, place: int, name: str, kind: str) -> None:
+        """A bot of ``kind`` in ``place``: a free place, a learner's (whose token then
+        opens nothing) or another bot's."""
+        self._db.execute(
+            "INSERT INTO seats(table_id, place, name, token, bot, kind) "
+            "VALUES (?, ?, ?, NULL, 1, ?) ON CONFLICT(table_id, place) DO UPDATE SET "
+            "name=excluded.name, token=NULL, bot=1, kind=excluded.kind, link=0",
+            (table_id, place, name, kind))
+
+    def move_seat(self, table_id: int, place: int, to_table: int, to_place: int,
+                  bot: str | None) -> None:
+        """A learner moved, their token with them, to a free place (``to_table``,
+        ``to_place``): the place they leave is freed, or, ``bot`` (its kind) given, held by
+        a bot under the learner's name (a match that has begun knows its players by name).
+        One transaction: refused as a whole if the new place is taken."""
+        try:
+            with self._db:
+                self._db.execute("BEGIN")
+                row = self._db.execute(
+                    "SELECT name, token FROM seats WHERE table_id=? AND place=? AND bot=0",
+                    (table_id, place)).fetchone()
+                if row is None:
+                    raise StoreError(f"table {table_id}: no learner in place {place}")
+                if bot is None:
+                    self._db.execute("DELETE FROM seats WHERE table_id=? AND place=?",
+                                     (table_id, place))
+                else:
+                    self._db.execute(
+                        "UPDATE seats SET token=NULL, bot=1, kind=?, link=0 "
+                        "WHERE table_id=? AND place=?", (bot, table_id, place))
+                self._db.execute(
+                    "INSERT INTO seats(table_id, place, name, token, bot) "
+                    "VALUES (?, ?, ?, ?, 0)", (to_table, to_place, row[0], row[1]))
+        except sqlite3.IntegrityError:
+            raise StoreError(f"table {to_table}: place {to_place} is taken") from None
+
+    # -- the wait between hands, closing -------------------------------------------------
+
+    def set_delay(self, table_id: int | None, delay: int | None) -> None:
+        """The wait before a next hand: the room's (``table_id`` None) or one table's
+        (``delay`` None: the room's)."""
+        if table_id is None:
+            self._db.execute("INSERT INTO meta(key, value) VALUES ('delay', ?) ON CONFLICT"
+                             "(key) DO UPDATE SET value=excluded.value", (str(delay),))
+            return
+        self._db.execute("INSERT INTO table_settings(table_id, delay) VALUES (?, ?) "
+                         "ON CONFLICT(table_id) DO UPDATE SET delay=excluded.delay",
+                         (table_id, delay))
+
+    def room_delay(self) -> int | None:
+        """The room's wait before a next hand, if the teacher set one."""
+        row = self._db.execute("SELECT value FROM meta WHERE key='delay'").fetchone()
+        return None if row is None else int(row[0])
+
+    def close_table(self, table_id: int, when: float) -> None:
+        """The teacher closed the table (its record stays)."""
+        self._db.execute("INSERT INTO table_settings(table_id, closed) VALUES (?, ?) "
+                         "ON CONFLICT(table_id) DO UPDATE SET closed=excluded.closed",
+                         (table_id, when))
+
+    def last_hand_end(self, table_id: int) -> HandEnd | None:
+        """The last hand's end recorded at a table."""
+        row = self._db.execute("SELECT hand, ended, started FROM hand_ends WHERE table_id=? "
+                               "ORDER BY hand DESC LIMIT 1", (table_id,)).fetchone()
+        return None if row is None else HandEnd(int(row[0]), float(row[1]), bool(row[2]))
+
+    def set_ready(self, table_id: int, hand: int, place: int) -> None:
+        """The learner in ``place`` is ready for the hand after hand ``hand``."""
+        self._db.execute("INSERT OR IGNORE INTO ready(table_id, hand, place) VALUES "
+                         "(?, ?, ?)", (table_id, hand, place))
+
+    def ready(self, table_id: int, hand: int) -> set[int]:
+        """The places ready for the hand after hand ``hand``."""
+        rows = self._db.execute("SELECT place FROM ready WHERE table_id=? AND hand=?",
+                                (table_id, hand))
+        return {int(r[0]) for r in rows}
+
+    def start_hand(self, table_id: int, hand: int) -> None:
+        """The wait after hand ``hand`` is over: the next hand is played."""
+        self._db.execute("UPDATE hand_ends SET started=1 WHERE table_id=? AND hand=?",
+                         (table_id, hand))
+
     # -- actions and advice --------------------------------------------------------------
 
-    def add_action(self, table_id: int, seq: int, player: str, text: str) -> None:
-        """Record an accepted action; a sequence number already used is refused."""
+    def add_action(self, table_id: int, seq: int, player: str, text: str,
+                   ended: tuple[int, float] | None = None) -> None:
+        """Record an accepted action; a sequence number already used is refused.
+        ``ended``: the action ended hand ``ended[0]`` at time ``ended[1]``, and the next
+        hand waits (written in the same transaction)."""
         try:
-            self._db.execute(
-                "INSERT INTO actions(table_id, seq, player, action) VALUES (?, ?, ?, ?)",
-                (table_id, seq, player, text))
+            with self._db:
+                self._db.execute("BEGIN")
+                self._db.execute(
+                    "INSERT INTO actions(table_id, seq, player, action) VALUES (?, ?, ?, ?)",
+                    (table_id, seq, player, text))
+                if ended is not None:
+                    self._db.execute(
+                        "INSERT OR REPLACE INTO hand_ends(table_id, hand, ended, started) "
+                        "VALUES (?, ?, ?, 0)", (table_id, ended[0], ended[1]))
         except sqlite3.IntegrityError:
             raise DuplicateActionError(
                 f"table {table_id}: action {seq} is already recorded") from None
