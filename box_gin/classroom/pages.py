@@ -418,6 +418,10 @@ def state_line(table: Table) -> str:
                         "Waiting for players: {n} places of 3 are taken.", taken).format(n=taken)
     if match.is_over:
         return _("Game over. Winner: {name}.").format(name=match.winner)
+    if table.pause is not None:
+        names = ", ".join(table.name_of(p) for p in table.waiting_for())
+        return " ".join((_("Hand {n} is over.").format(n=table.pause.hand),
+                         _("Waiting for: {names}.").format(names=names)))
     return _("Hand {n}. To play: {name}.").format(n=len(match.history) + 1,
                                                  name=match.to_play or "–")
 
