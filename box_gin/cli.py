@@ -16,12 +16,23 @@ turns the options into its settings and shows its outcome (:mod:`box_gin.checker
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from .i18n import _, set_language
+
+
+def default_jobs() -> int:
+    """How many notebooks ``box-gin check`` grades at a time unless told: the cores this
+    process may use, at most 4 (each child may hold 1 GiB)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(4, cores))
 
 
 def _version() -> str:
@@ -97,8 +108,9 @@ def _add_check(sub: Any) -> None:
                        help=_("write every student's results and feedback as JSON"))
     check.add_argument("--gradescope", type=Path, metavar="DIR",
                        help=_("write Gradescope's results.json into DIR"))
-    check.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
-                       help=_("grade N submissions at a time"))
+    check.add_argument("-j", "--jobs", type=int, default=default_jobs(), metavar="N",
+                       help=_("grade N notebooks at a time, a class's or one student's "
+                              "(default: the machine's cores, at most 4)"))
     check.add_argument("--timeout", type=float, default=20.0, metavar="SECONDS",
                        help=_("wall-clock seconds for each kata's tests (default 20)"))
     check.add_argument("--budget", type=float, default=60.0, metavar="SECONDS",

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import suppress
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +62,7 @@ from .submissions import BadSubmission, Submission, defined_names, engine_import
 from .verdicts import Note, safe_problem, verdict_of, verdict_text
 
 #: Changes whenever grading could give a different result: part of the rerun cache key.
-CHECKER_VERSION = "4"
+CHECKER_VERSION = "5"
 StudentResult = dict[str, Any]
 #: The longest text from a child kept anywhere (a string in an answer, a message).
 MAX_TEXT = 300
@@ -396,54 +397,97 @@ def assign(katas: Sequence[Kata], cells: dict[Path, list[tuple[str, str]]]
     return out
 
 
-def grade_submission(sub: Submission, run: Run) -> StudentResult:
-    """Grade one student's files.  Each file holding katas has the run's budget of its
-    own (a notebook's looping cell cannot spend another notebook's time); the whole
-    submission at most that budget times the number of kata notebooks."""
-    notebooks = max(1, len({k.notebook for k in run.katas}))
-    deadline = time.monotonic() + run.limits.budget_seconds * notebooks
-    problems: list[str] = list(sub.problems)
-    notes: dict[str, Note] = {}
-    cells: dict[Path, list[tuple[str, str]]] = {}
-    for f in sub.files:
-        try:
-            cells[f] = extract_cells(f, sub.data.get(f, b""))
-        except BadSubmission as exc:
-            problems.append(str(exc))
-    results: dict[str, KataResult] = {}
-    for f, katas in assign(run.katas, cells).items():
-        if not katas:
-            continue
+class Grading:
+    """One student's submission being graded: its files' cells read, each kata assigned
+    to a file, and the work cut into tasks (:meth:`tasks`: a file's group of katas
+    each, the bot kata's first, the longest), which may run side by side; the result
+    once all are done (:meth:`result`).
+
+    Each file holding katas has the run's budget of its own (a notebook's looping cell
+    cannot spend another notebook's time); the whole submission at most that budget
+    times the number of kata notebooks, from its first task's start."""
+
+    def __init__(self, sub: Submission, run: Run) -> None:
+        self.sub, self.run = sub, run
+        self.problems: list[str] = list(sub.problems)
+        self.notes: dict[str, Note] = {}
+        self.results: dict[str, KataResult] = {}
+        self._deadline: float | None = None
+        self._lock = threading.Lock()
+        self.cells: dict[Path, list[tuple[str, str]]] = {}
+        for f in sub.files:
+            try:
+                self.cells[f] = extract_cells(f, sub.data.get(f, b""))
+            except BadSubmission as exc:
+                self.problems.append(str(exc))
+        self.groups: list[tuple[Path, list[Kata]]] = []
+        for f, katas in assign(run.katas, self.cells).items():
+            cases = [k for k in katas if not isinstance(k, BotKata)]
+            # Katas whose answer is part of what a learner may use (Card.value...) run in
+            # a child of their own, where that part was removed before any student code
+            # ran; the bot kata's in a bot's child, where the engine is.
+            bots: list[Kata] = [k for k in katas if isinstance(k, BotKata)]
+            for group in ([k for k in cases if not k.hide], [k for k in cases if k.hide],
+                          bots):
+                if group:
+                    self.groups.append((f, group))
+        #: Each group's problems, kept in the groups' order whatever order they ran in.
+        self._problems: list[list[str]] = [[] for _ in self.groups]
+
+    def tasks(self) -> list[Callable[[], None]]:
+        """A task for each file's group of katas, the bot kata's first (the longest)."""
+        order = sorted(range(len(self.groups)),
+                       key=lambda i: not isinstance(self.groups[i][1][0], BotKata))
+        return [partial(self._grade, i) for i in order]
+
+    def _grade(self, index: int) -> None:
+        f, katas = self.groups[index]
+        run = self.run
+        with self._lock:
+            if self._deadline is None:
+                notebooks = max(1, len({k.notebook for k in run.katas}))
+                self._deadline = time.monotonic() + run.limits.budget_seconds * notebooks
+            deadline = self._deadline
         # A bot kata's functions may take their time on the clock (nb7_bots.Timing) on
         # top of the file's budget, within the submission's.
         extra = sum(k.timing.total_wall for k in katas if isinstance(k, BotKata))
         budget = min(deadline, time.monotonic() + run.limits.budget_seconds + extra)
-        # Katas whose answer is part of what a learner may use (Card.value...) run in a
-        # child of their own, where that part was removed before any student code ran;
-        # the bot kata's in a bot's child, where the engine is.
-        cases = [k for k in katas if not isinstance(k, BotKata)]
-        for group in ([k for k in cases if not k.hide], [k for k in cases if k.hide],
-                      [k for k in katas if isinstance(k, BotKata)]):
-            if group:
-                found, file_problems = grade_file(f, cells[f], group, run, budget, notes)
-                results.update(found)
-                problems += [p for p in file_problems if p not in problems]
-    if not sub.files:
-        problems.append(_("no notebook or .py file found"))
-    entries: dict[str, dict[str, Any]] = {}
-    for kata in run.katas:
-        result = results.get(kata.name)
-        if result is None:
-            note = Note("missing", {"name": kata.name})
-            entries[kata.name] = _kata_entry(KataResult(kata, False, hidden=True,
-                                                        note=note.text()), False, note)
-        else:
-            entries[kata.name] = _kata_entry(result, note=notes.get(kata.name))
-    return {"student": sub.student, "key": sub.key,
-            "score": sum(e["points"] for e in entries.values()),
-            "max_score": max_score(run.katas), "problems": [one_line(p, MAX_TEXT)
-                                                            for p in problems],
-            "language": sub.language, "katas": entries}
+        notes: dict[str, Note] = {}
+        found, file_problems = grade_file(f, self.cells[f], katas, run, budget, notes)
+        with self._lock:
+            self.results.update(found)
+            self.notes.update(notes)
+            self._problems[index] = file_problems
+
+    def result(self) -> StudentResult:
+        """The student's result, once every task is done."""
+        sub, run, problems = self.sub, self.run, list(self.problems)
+        for group in self._problems:
+            problems += [p for p in group if p not in problems]
+        if not sub.files:
+            problems.append(_("no notebook or .py file found"))
+        entries: dict[str, dict[str, Any]] = {}
+        for kata in run.katas:
+            result = self.results.get(kata.name)
+            if result is None:
+                note = Note("missing", {"name": kata.name})
+                entries[kata.name] = _kata_entry(KataResult(kata, False, hidden=True,
+                                                            note=note.text()), False, note)
+            else:
+                entries[kata.name] = _kata_entry(result, note=self.notes.get(kata.name))
+        return {"student": sub.student, "key": sub.key,
+                "score": sum(e["points"] for e in entries.values()),
+                "max_score": max_score(run.katas), "problems": [one_line(p, MAX_TEXT)
+                                                                for p in problems],
+                "language": sub.language, "katas": entries}
+
+
+def grade_submission(sub: Submission, run: Run) -> StudentResult:
+    """Grade one student's files, one after the other (see :class:`Grading`)."""
+    grading = Grading(sub, run)
+    for task in grading.tasks():
+        task()
+    return grading.result()
 
 
 def failed_result(sub: Submission, katas: Sequence[Kata], error: str) -> StudentResult:
@@ -470,26 +514,40 @@ def start_run(*, seed: int | None = None, jobs: int = 1, katas: Sequence[Kata] =
 
 def grade_all(subs: Sequence[Submission], *, jobs: int = 1, run: Run | None = None,
               done: Callable[[StudentResult], None] | None = None) -> list[StudentResult]:
-    """Grade every submission, ``jobs`` at a time; results in the submissions' order.
+    """Grade every submission, ``jobs`` files at a time (a submission's notebooks side by
+    side too); results in the submissions' order, each given to ``done`` as soon as its
+    last file is graded.
 
     Without ``run``, one is started (and its sandbox closed at the end)."""
     own = run is None
     if run is None:
         run = start_run(jobs=jobs)
     run.prepare()
-    lock = threading.Lock()
     results: dict[str, StudentResult] = {}
     try:
+        gradings = [Grading(s, run) for s in subs]
+        left = {id(g): len(g.groups) for g in gradings}
+        failed: dict[int, str] = {}
+        for g in gradings:
+            if not g.groups:  # nothing to run: its result at once
+                results[g.sub.key] = g.result()
+                if done is not None:
+                    done(results[g.sub.key])
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = {pool.submit(grade_submission, s, run): s for s in subs}
+            futures = {pool.submit(task): g for g in gradings for task in g.tasks()}
             for fut in as_completed(futures):
-                sub = futures[fut]
+                g = futures[fut]
                 try:
-                    result = fut.result()
+                    fut.result()
                 except Exception as exc:  # a bug of ours: report it, keep going
-                    result = failed_result(sub, run.katas, type(exc).__name__)
-                with lock:
-                    results[sub.key] = result
+                    failed.setdefault(id(g), type(exc).__name__)
+                left[id(g)] -= 1
+                if left[id(g)]:
+                    continue
+                error = failed.get(id(g))
+                result = g.result() if error is None else failed_result(g.sub, run.katas,
+                                                                        error)
+                results[g.sub.key] = result
                 if done is not None:
                     done(result)
     finally:

@@ -2,10 +2,16 @@
 
 The one wire of both users of a bot's child (``box_gin/checker/botchild.py``): the
 tournament's driver and the grader of the bot kata.  ``encode(view)`` gives a short list
-(cards as their two-letter text run together, the phase and roles as small numbers, the
-history as ``"r:action"`` strings); the child rebuilds the
+(cards as one character each, ``chr(40 + card.index)``, run together; the legal actions
+as numbers in a table of every action a hand offers, :data:`ACTIONS`; the phase and
+roles as small numbers; the history as ``"r:action"`` strings); the child rebuilds the
 :class:`~box_gin.hand.SeatView` with :func:`decoder`.  Only what the seat's view holds
 travels: the driver never sends a card the seat may not see.
+
+>>> from box_gin import Hand
+>>> view = Hand.deal(seed=1).view("captain")
+>>> decoder(view.rules.to_dict())(encode(view)) == view
+True
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..actions import Action
+from ..actions import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, discard, knock
 from ..cards import BY_INDEX, Card
 from ..hand import Phase, Role, SeatView
 from ..rules import Rules
@@ -22,8 +28,17 @@ _ROLES = (Role.BOX, Role.CAPTAIN, Role.SITTER)
 _ROLE_NO = {r: i for i, r in enumerate(_ROLES)}
 _PHASES = (Phase.UPCARD_OFFER, Phase.DRAW, Phase.DISCARD, Phase.OVER)
 _PHASE_NO = {p: i for i, p in enumerate(_PHASES)}
-_TEXT = {c: str(c) for c in BY_INDEX}
-_CARD = {str(c): c for c in BY_INDEX}
+#: A card's character on the wire, and back: 40 to 91, '(' to '[' (no quote, no
+#: backslash: JSON writes them as they are).
+_CHAR = [chr(40 + c.index) for c in BY_INDEX]
+_CARD = {chr(40 + c.index): c for c in BY_INDEX}
+#: Every action a hand offers as legal, by its number on the wire (a knock without its
+#: lay-out, as the engine lists it), and each action's number.
+ACTIONS: tuple[Action, ...] = (TAKE, PASS, DRAW_STOCK, DRAW_DISCARD, BIG_GIN,
+                               *(discard(c) for c in BY_INDEX), *(knock(c) for c in BY_INDEX))
+#: Each kind's first number in :data:`ACTIONS` (a card's adds its index), by the kind's
+#: identity (the fastest key).
+_BASE = {id(a.kind): i for i, a in enumerate(ACTIONS) if a.card is None or a.card.index == 0}
 _ACTIONS: dict[str, Action] = {}
 #: A history entry's text, by the entry (role, action text), made once.
 _ENTRIES: dict[tuple[Role, str], str] = {}
@@ -37,11 +52,21 @@ def _entry(item: tuple[Role, str]) -> str:
 
 
 def _cards(cards: tuple[Card, ...]) -> str:
-    return "".join([_TEXT[c] for c in cards])
+    return "".join([_CHAR[c.index] for c in cards])
 
 
 def _uncards(text: str) -> tuple[Card, ...]:
-    return tuple(_CARD[text[i:i + 2]] for i in range(0, len(text), 2))
+    return tuple(map(_CARD.__getitem__, text))
+
+
+def _legal(action: Action) -> int | str:
+    """An action's number on the wire, or its text when it has none (not one a hand
+    lists, such as a knock with its lay-out)."""
+    base = _BASE.get(id(action.kind)) if action.melds is None else None
+    if base is None:
+        return str(action)
+    card = action.card
+    return base if card is None else base + card.index
 
 
 def action(text: str) -> Action:
@@ -59,8 +84,8 @@ def encode(view: SeatView) -> list[Any]:
         -1 if view.to_play is None else _ROLE_NO[view.to_play],
         _cards(view.hand), _cards(view.discard_pile), view.stock_size,
         _cards(view.opponent_known), view.opponent_card_count, view.knock_limit,
-        [str(a) for a in view.legal_actions],
-        "" if view.taken_card is None else _TEXT[view.taken_card],
+        [_legal(a) for a in view.legal_actions],
+        "" if view.taken_card is None else _CHAR[view.taken_card.index],
         [_entry(h) for h in view.history],
     ]
 
@@ -79,14 +104,18 @@ def decoder(rules: dict[str, Any]) -> Callable[[list[Any]], SeatView]:
     def decode(data: list[Any]) -> SeatView:
         (role, phase, to_play, hand, pile, stock, known, count, limit, legal, taken,
          history) = data
+        try:
+            actions = tuple(map(ACTIONS.__getitem__, legal))
+        except TypeError:  # an action by its text
+            actions = tuple(ACTIONS[t] if type(t) is int else action(t) for t in legal)
         return SeatView(
             role=_ROLES[role], phase=_PHASES[phase],
             to_play=None if to_play < 0 else _ROLES[to_play],
             hand=_uncards(hand), discard_pile=_uncards(pile), stock_size=int(stock),
             opponent_known=_uncards(known), opponent_card_count=int(count),
             knock_limit=int(limit), rules=the_rules,
-            legal_actions=tuple(action(t) for t in legal),
+            legal_actions=actions,
             taken_card=_CARD[taken] if taken else None,
-            history=tuple(entry(h) for h in history), result=None)
+            history=tuple(map(entry, history)), result=None)
 
     return decode
