@@ -150,6 +150,7 @@ async def _table(host: str, port: int, code: str, seed: int, hands: int, teacher
         if duplicate:
             await actor.ws.send(message)
             report.duplicates_sent += 1
+        hands_before = len(match.history)
         match.apply(action, player=name)
         arrived = []
         for seat in seats:
@@ -163,6 +164,14 @@ async def _table(host: str, port: int, code: str, seed: int, hands: int, teacher
             report.duplicates_refused += 1
         seq += 1
         report.actions += 1
+        if len(match.history) > hands_before and not match.is_over:
+            # The table waits until each learner presses Next hand: each press reaches
+            # every seat as a frame (the move number unchanged).
+            for seat in seats:
+                await seat.ws.send(json.dumps({"type": "ready", "action": "ready",
+                                               "seq": seq}))
+                for other in seats:
+                    await other.frames.get()
     report.hands += len(match.history)
     for seat in seats:
         await seat.ws.close()
