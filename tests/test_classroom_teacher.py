@@ -356,3 +356,31 @@ def test_a_moved_learners_page_follows_them(classroom: Classroom) -> None:
     response = learner.get(f"/t/{table.code}")
     assert str(response.url).endswith(f"/t/{other.code}")
     assert "Zoe" in response.text and f"table {other.code}" in response.text
+
+
+def test_the_servers_timer_ends_a_wait_at_its_deadline(tmp_path: Path) -> None:
+    """The timer the server sets for a wait (``Classroom.arm``): its deadline already past
+    on the room's clock, it fires on the loop's next turns, no sleep measured."""
+    import asyncio
+
+    now = Clock()
+    classroom = Classroom(tmp_path / "class.db", teacher_key="k" * 24, now=now)
+    table = classroom.room.create(seed=30, bots=2)
+    learners_play_to_the_hand_end(table, {"Zoe": table.sit(0, "Zoe")})
+    pause = table.pause
+    assert pause is not None
+
+    async def run() -> None:
+        classroom.arm(table)
+        assert table.code in classroom.timers and table.pause is pause
+        classroom.arm(table)  # armed again: still one timer
+        now.t += LONGEST_WAIT
+        classroom.arm(table)
+        for _turn in range(20):
+            if table.pause is not pause:
+                break
+            await asyncio.sleep(0)
+
+    asyncio.run(run())
+    assert table.pause is not pause
+    assert table.pause is None or table.pause.hand > pause.hand

@@ -197,8 +197,11 @@ class Classroom:
         """Every page of ``table`` brought up to date, and its timer set for the end of
         its wait between hands, if it waits."""
         await self.hub.broadcast(self.room, table)
-        old = self.timers.pop(table.code, None)
-        if old is not None:
+        self.arm(table)
+
+    def arm(self, table: Table) -> None:
+        """Set ``table``'s timer for the end of its wait, if it waits (and only then)."""
+        if (old := self.timers.pop(table.code, None)) is not None:
             old.cancel()
         if table.pause is not None and table.closed is None:
             later = max(0.0, table.deadline() - table.clock.now())
@@ -206,14 +209,12 @@ class Classroom:
                 min(later, 3600.0), self._spawn, table)
 
     def _spawn(self, table: Table) -> None:
-        task = asyncio.get_running_loop().create_task(self._deadline(table))
-        self._due.add(task)
-        task.add_done_callback(self._due.discard)
-
-    async def _deadline(self, table: Table) -> None:
+        """The deadline came: the wait ends (:meth:`Table.tick`), every page is told."""
         self.timers.pop(table.code, None)
         table.tick()
-        await self.changed(table)
+        task = asyncio.get_running_loop().create_task(self.changed(table))
+        self._due.add(task)
+        task.add_done_callback(self._due.discard)
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -346,6 +347,7 @@ class Classroom:
             await ws.close(code=4403)
             return
         await ws.accept()
+        self.arm(table)  # a wait found in the store when the server started
         conn = SeatSocket(ws, place, self.lang(ws))
         outbox = self.hub.open(conn)
         self.hub.seats.setdefault(table.code, []).append(conn)
