@@ -167,3 +167,14 @@ def test_a_stamp_of_another_language_or_the_old_form_is_not_fresh(tmp_path: Path
     old_form = {**nb, "metadata": {"box_gin": {"language": "fr",
                                                "ui_messages": "0123456789abcdef"}}}
     assert not stamps.fresh(old_form, "fr", root)
+
+
+def test_a_label_or_tooltip_of_the_html_counts(tmp_path: Path) -> None:
+    po = PO + '\nmsgid "Expected points of every action"\nmsgstr "Points espérés"\n'
+    root = root_with(tmp_path, po)
+    nb = stamps.stamped({"cells": [{"cell_type": "code", "source": "", "outputs": [{
+        "output_type": "display_data", "data": {"text/html": [
+            '<ul aria-label="Points espérés"><li>+4,4</li></ul>']}}]}], "metadata": {}},
+        "fr", root)
+    root_with(tmp_path, po.replace("Points espérés", "Points attendus"))
+    assert not stamps.fresh(nb, "fr", root)

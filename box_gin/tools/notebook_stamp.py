@@ -36,6 +36,8 @@ _CONTROLS = re.compile("[\u2066-\u2069\u200e\u200f]")
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 _STYLE = re.compile(r"(?is)<(style|script)\b.*?</\1>")
 _TAG = re.compile(r"<[^<>]*>")
+#: Attributes whose text a reader meets too (a screen reader, a tooltip).
+_ATTRIBUTE = re.compile(r"""\b(?:aria-label|title|alt|placeholder)=(?:"([^"]*)"|'([^']*)')""")
 #: A word of two letters or more: a translation with none (``✔``, ``{a} / {b}``) shows
 #: nothing of its own to recognise.
 _WORD = re.compile(r"[^\W\d_]{2,}")
@@ -44,7 +46,8 @@ _LETTER = re.compile(r"[^\W_]")
 
 def shown_text(nb: dict[str, Any]) -> str:
     """Everything the outputs of ``nb`` show as text (printed, plain, the text of their
-    HTML, one line per element), without bidi controls and HTML escapes."""
+    HTML, one line per element, and its labels and tooltips), without bidi controls and
+    HTML escapes."""
     parts = []
     for cell in nb.get("cells", []):
         for out in cell.get("outputs", []):
@@ -53,7 +56,9 @@ def shown_text(nb: dict[str, Any]) -> str:
             for kind, value in out.get("data", {}).items():
                 text = "".join(value) if isinstance(value, list) else str(value)
                 if kind == "text/html":
-                    parts.append(html.unescape(_TAG.sub("\n", _STYLE.sub("", text))))
+                    text = _STYLE.sub("", text)
+                    parts.append(html.unescape(_TAG.sub("\n", text)))
+                    parts += [html.unescape(a or b) for a, b in _ATTRIBUTE.findall(text)]
                 elif kind in ("text/plain", "text/markdown"):
                     parts.append(text)
     return _CONTROLS.sub("", "\n".join(parts))
