@@ -201,6 +201,29 @@ def test_an_infinite_loop_times_out_in_the_notebook():
     assert not result.passed and "did not finish" in result.feedback()
 
 
+def test_a_function_that_runs_out_of_time_is_run_no_more():
+    """check() of a loop waits for one call's time, not one for every case (hundreds),
+    and shows the case it ran out of time on; the cases before it are still judged."""
+    calls = []
+
+    def is_drawn(stock_size, knocked):
+        calls.append((stock_size, knocked))
+        if len(calls) == 3:
+            while True:
+                pass
+        return not knocked and stock_size <= 2
+
+    kata = BY_NAME["is_drawn"]
+    object.__setattr__(kata, "call_timeout", 0.2)
+    try:
+        result = run_check(is_drawn, kata)
+    finally:
+        object.__setattr__(kata, "call_timeout", 2.0)
+    assert len(calls) == 3
+    assert not result.passed and "did not finish" in result.feedback()
+    assert result.failure is not None and result.failure.args == calls[2]
+
+
 def test_best_melds_accepts_any_arrangement_of_least_deadwood():
     kata = BY_NAME["best_melds"]
     args = (C("TC TD TH JH QH"),)

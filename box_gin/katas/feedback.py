@@ -152,16 +152,32 @@ def call_once(fn: Callable[..., Any], data: list[Any], timeout: float,
             return Raised(type(exc).__name__, isinstance(exc, ValueError), str(exc)[:300])
 
 
-def local_oracle(fn: Callable[..., Any], kata: Kata) -> Callable[[Sequence[Args]], list[Outcome]]:
+def local_oracle(fn: Callable[..., Any], kata: Kata, stop_at_timeout: bool = False
+                 ) -> Callable[[Sequence[Args]], list[Outcome]]:
     """Runs ``fn`` here, in this process, with the kata's engine answers hidden, on the
-    cases as the grader's child gets them."""
+    cases as the grader's child gets them.  With ``stop_at_timeout``, once a call runs
+    out of time no later one runs: each is answered :data:`NOT_RUN` (a learner whose
+    function loops waits for one call's time, not one for every case)."""
+    stopped = [False]
 
     def oracle(cases: Sequence[Args]) -> list[Outcome]:
         batch = sent(cases)
+        out: list[Outcome] = []
         with engine_answers_hidden(kata.hide):
-            return [call_once(fn, data, kata.call_timeout, kata.params) for data in batch]
+            for data in batch:
+                if stopped[0]:
+                    out.append(NOT_RUN)
+                    continue
+                outcome = call_once(fn, data, kata.call_timeout, kata.params)
+                stopped[0] = stop_at_timeout and isinstance(outcome, TimedOut)
+                out.append(outcome)
+        return out
 
     return oracle
+
+
+#: The outcome of a case not run, after a call that ran out of time: never judged.
+NOT_RUN = TimedOut(-1.0)
 
 
 # -- the search -----------------------------------------------------------------------
@@ -245,13 +261,21 @@ def run_check(fn: Callable[..., Any], kata: Kata, *, examples: int = SEARCH_EXAM
     cases = public + kata.hidden_cases() + drawn
     expected = [kata.expected(a) for a in public] + kata.hidden_expected() + [
         kata.expected(a) for a in drawn]
-    failures = judge_cases(kata, cases, oracle(cases), expected, public=len(public))
+    # A function that runs out of time on one case is not run on the others: the cases
+    # it did run are judged, the time-out among them (never shrunk: each try would cost
+    # a call's time again).
+    outcomes = local_oracle(fn, kata, stop_at_timeout=True)(cases)
+    ran = [i for i, o in enumerate(outcomes) if o is not NOT_RUN]
+    failures = judge_cases(kata, [cases[i] for i in ran], [outcomes[i] for i in ran],
+                           [expected[i] for i in ran],
+                           public=sum(1 for i in ran if i < len(public)))
     if failures:  # the simplest failure, shrunk; a failed public test is said
         first = min(failures, key=lambda f: shrink_key(kata, f.args))
         if any(f.public for f in failures):
             first = replace(first, public=True)
+        timed_out = isinstance(first.outcome, TimedOut)
         return KataResult(kata, False, len(public), len(cases) - len(public), False,
-                          shrink_failure(kata, first, oracle))
+                          first if timed_out else shrink_failure(kata, first, oracle))
     if not search_more:
         return KataResult(kata, True, len(public), len(cases) - len(public), False)
     left = max(0.2, CHECK_SECONDS - (time.monotonic() - start))
