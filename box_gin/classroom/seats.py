@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from starlette.requests import Request
@@ -31,7 +31,6 @@ from ..bots import bot_label
 from ..errors import BoxGinError
 from ..i18n import _, ngettext
 from ..views.html import hand_html, match_html, roles_html
-from .limits import TooLarge
 from .pages import (
     esc,
     lab,
@@ -43,6 +42,7 @@ from .pages import (
     replay_page,
     seats_html,
     state_line,
+    teacher_page,
 )
 from .tables import BOT_KINDS, LONGEST_WAIT, Room, SeatError, Table
 
@@ -185,10 +185,10 @@ def controls_html(room: Room, table: Table, error: str = "") -> str:
     err = f'<p class="bg-error" role="alert">{esc(error)}</p>' if error else ""
     base = f"/teacher/t/{table.code}"
     places = "".join(place_controls(room, table, p) for p in range(3))
+    title, close = _("Controls"), _form(f"{base}/close", "", _("Close the table"))
     return (f'<section class="bg-controls" aria-labelledby="bg-controls-title">'
-            f'<h2 id="bg-controls-title">{esc(_("Controls"))}</h2>{err}{places}'
-            f"{wait_form(f'{base}/wait', table.delay, room=False)}"
-            f'{_form(f"{base}/close", "", _("Close the table"))}</section>')
+            f'<h2 id="bg-controls-title">{esc(title)}</h2>{err}{places}'
+            f"{wait_form(f'{base}/wait', table.delay, room=False)}{close}</section>")
 
 
 def watch_page(room: Room, table: Table, lang: str, error: str = "") -> str:
@@ -202,6 +202,22 @@ def watch_page(room: Room, table: Table, lang: str, error: str = "") -> str:
 
 
 # -- the routes (registered by the server, :meth:`.server.Classroom.app`) ----------------
+
+Render = Callable[["Classroom", Request, Table, str], Response]
+
+
+def teacher_get(render: Render) -> Callable[[Classroom, Request], Awaitable[Response]]:
+    """A page of one of the teacher's tables: refused to anyone but the teacher, else
+    ``render(classroom, request, table, lang)`` in the teacher's language."""
+    async def route(classroom: Classroom, request: Request) -> Response:
+        table = classroom._teacher_table(request)
+        if isinstance(table, Response):
+            return table
+        lang = classroom.lang(request, teacher=True)
+        with language(lang):
+            return render(classroom, request, table, lang)
+    return route
+
 
 async def close_seats(classroom: Classroom, table: Table, place: int,
                       code: int = 4403) -> None:
@@ -232,26 +248,21 @@ async def free(classroom: Classroom, request: Request) -> Response:
     return RedirectResponse(f"/teacher/t/{table.code}/freed/{place}", status_code=303)
 
 
-async def freed(classroom: Classroom, request: Request) -> Response:
+@teacher_get
+def freed(classroom: Classroom, request: Request, table: Table, lang: str) -> Response:
     """The one-time link to a freed place, as long as no browser opened it: the page can
     be reloaded, and changes nothing."""
-    table = classroom._teacher_table(request)
-    if isinstance(table, Response):
-        return table
-    lang = classroom.lang(request, teacher=True)
-    with language(lang):
-        try:
-            place = int(request.path_params["place"])
-            if place not in (0, 1, 2):
-                raise ValueError(place)
-        except ValueError:
-            return PlainTextResponse(_("a table has places 1, 2 and 3, not {place}").format(
-                place=request.path_params["place"]), status_code=404)
-        token = next((t for t, p in table.tokens.items() if p == place), None)
-        url = (f"{classroom.base_url(request)}retake/{table.code}/{token}"
-               if token is not None and place in table.links else "")
-        body = retake_page(table, place, url, lang)
-    return classroom.html(request, body, lang, teacher=True)
+    try:
+        place = int(request.path_params["place"])
+        if place not in (0, 1, 2):
+            raise ValueError(place)
+    except ValueError:
+        return PlainTextResponse(_("a table has places 1, 2 and 3, not {place}").format(
+            place=request.path_params["place"]), status_code=404)
+    token = next((t for t, p in table.tokens.items() if p == place), None)
+    url = (f"{classroom.base_url(request)}retake/{table.code}/{token}"
+           if token is not None and place in table.links else "")
+    return classroom.html(request, retake_page(table, place, url, lang), lang, teacher=True)
 
 
 Control = Callable[[Table, dict[str, str]], list[tuple[Table, int, int]]]
@@ -260,14 +271,13 @@ Control = Callable[[Table, dict[str, str]], list[tuple[Table, int, int]]]
 async def control(classroom: Classroom, request: Request, do: Control) -> Response:
     """A control of the watch page: ``do`` changes the table (or refuses, changing
     nothing) and says which places' sockets to close, with which code."""
-    table = classroom.refused(request) or classroom._teacher_table(request)
+    table = classroom._teacher_table(request)
     if isinstance(table, Response):
         return table
-    try:
-        form = await classroom.form(request)
-    except (TooLarge, ValueError):
-        return classroom.too_large(request, teacher=True)
-    lang = classroom.lang(request, teacher=True)
+    posted = await classroom.teacher_form(request)
+    if isinstance(posted, Response):
+        return posted
+    form, lang = posted
     with language(lang):
         try:
             closing = do(table, form)
@@ -337,55 +347,46 @@ async def wait(classroom: Classroom, request: Request) -> Response:
 
 async def room_wait(classroom: Classroom, request: Request) -> Response:
     """The room's wait before a next hand (every table without its own)."""
-    refused = classroom.refused(request)
-    if refused is not None:
-        return refused
-    try:
-        form = await classroom.form(request)
-    except (TooLarge, ValueError):
-        return classroom.too_large(request, teacher=True)
-    lang = classroom.lang(request, teacher=True)
+    posted = await classroom.teacher_form(request)
+    if isinstance(posted, Response):
+        return posted
+    form, lang = posted
     with language(lang):
         try:
             classroom.room.set_delay(_delay(form.get("delay", "")) or 0)
         except BoxGinError as err:
-            return classroom.teacher_answer(request, lang, str(err))
+            return teacher_answer(classroom, request, lang, str(err))
     for table in classroom.room.tables.values():
         await classroom.changed(table)
     return RedirectResponse("/teacher", status_code=303)
 
 
-async def watch(classroom: Classroom, request: Request) -> Response:
-    table = classroom._teacher_table(request)
-    if isinstance(table, Response):
-        return table
-    lang = classroom.lang(request, teacher=True)
-    with language(lang):
-        return classroom.html(request, watch_page(classroom.room, table, lang), lang, teacher=True)
+@teacher_get
+def watch(classroom: Classroom, request: Request, table: Table, lang: str) -> Response:
+    """One table, every card face up, and the teacher's controls."""
+    return classroom.html(request, watch_page(classroom.room, table, lang), lang,
+                          teacher=True)
 
-async def projector(classroom: Classroom, request: Request) -> Response:
-    table = classroom._teacher_table(request)
-    if isinstance(table, Response):
-        return table
-    lang = classroom.lang(request, teacher=True)
-    with language(lang):
-        body = projector_page(table, classroom.base_url(request), lang)
+
+@teacher_get
+def projector(classroom: Classroom, request: Request, table: Table, lang: str) -> Response:
+    """The join code and its QR code, full screen."""
+    body = projector_page(table, classroom.base_url(request), lang)
     return classroom.html(request, body, lang, teacher=True)
 
-async def replay(classroom: Classroom, request: Request) -> Response:
-    table = classroom._teacher_table(request)
-    if isinstance(table, Response):
-        return table
-    lang = classroom.lang(request, teacher=True)
-    with language(lang):
-        try:
-            number = int(request.path_params["number"])
-            step = int(request.query_params.get("step", "0"))
-            table.replay_hand(number, 0)
-        except (ValueError, BoxGinError) as err:
-            return PlainTextResponse(str(err), status_code=404)
-        return classroom.html(request, replay_page(table, number, step, lang), lang,
-                         teacher=True)
+
+@teacher_get
+def replay(classroom: Classroom, request: Request, table: Table, lang: str) -> Response:
+    """A finished hand, step by step, as each seat saw it."""
+    try:
+        number = int(request.path_params["number"])
+        step = int(request.query_params.get("step", "0"))
+        table.replay_hand(number, 0)
+    except (ValueError, BoxGinError) as err:
+        return PlainTextResponse(str(err), status_code=404)
+    return classroom.html(request, replay_page(table, number, step, lang), lang,
+                          teacher=True)
+
 
 async def record(classroom: Classroom, request: Request) -> Response:
     table = classroom._teacher_table(request)
@@ -398,6 +399,14 @@ async def record(classroom: Classroom, request: Request) -> Response:
     return Response(text, media_type="application/json", headers={
         "Content-Disposition": f'attachment; filename="box-gin-{table.code}.json"',
         "Cache-Control": "no-store"})
+
+
+def teacher_answer(classroom: Classroom, request: Request, lang: str,
+                   error: str = "") -> Response:
+    """The teacher's overview, with the room's wait (with ``error``, refused: 400)."""
+    body = teacher_page(classroom.room.tables, classroom.base_url(request), lang, error,
+                        wait_form("/teacher/wait", classroom.room.clock.delay, room=True))
+    return classroom.html(request, body, lang, teacher=True, status=400 if error else 200)
 
 
 def moved_to(classroom: Classroom, request: Request, code: str) -> Response | None:
@@ -435,5 +444,6 @@ async def retake(classroom: Classroom, request: Request) -> Response:
 
 
 __all__ = ["MOVED", "YEAR", "bot", "close", "free", "freed", "move", "moved_to", "reissue",
-           "retake", "retake_page", "room_wait", "seat_cookie", "wait", "watch_page",
+           "retake", "retake_page", "room_wait", "seat_cookie", "teacher_answer", "wait",
+           "watch_page",
            "watch_parts"]

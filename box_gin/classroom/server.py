@@ -408,17 +408,24 @@ class Classroom:
             return self.forbidden(request)
         lang = self.lang(request, teacher=True)
         with language(lang):
-            return self.teacher_answer(request, lang)
+            return seats.teacher_answer(self, request, lang)
 
-    async def create(self, request: Request) -> Response:
+    async def teacher_form(self, request: Request) -> tuple[dict[str, str], str] | Response:
+        """A form the teacher posted, and the teacher's language; or the answer that
+        refuses it (not the teacher's, :meth:`refused`; too large)."""
         refused = self.refused(request)
         if refused is not None:
             return refused
         try:
-            form = await self.form(request)
+            return await self.form(request), self.lang(request, teacher=True)
         except (TooLarge, ValueError):
             return self.too_large(request, teacher=True)
-        lang = self.lang(request, teacher=True)
+
+    async def create(self, request: Request) -> Response:
+        posted = await self.teacher_form(request)
+        if isinstance(posted, Response):
+            return posted
+        form, lang = posted
         with language(lang):
             try:
                 count = int(form.get("count") or 1)
@@ -433,7 +440,7 @@ class Classroom:
             except (ValueError, BoxGinError) as err:
                 message = str(err) if isinstance(err, BoxGinError) else \
                     _("the target, the seed and the number of tables are whole numbers")
-                return self.teacher_answer(request, lang, message)
+                return seats.teacher_answer(self, request, lang, message)
         for table in made:
             await self.changed(table)
         return RedirectResponse("/teacher", status_code=303)
@@ -445,13 +452,6 @@ class Classroom:
         if not self.is_teacher(request) or not self.same_origin(request):
             return self.forbidden(request)
         return None
-
-    def teacher_answer(self, request: Request, lang: str, error: str = "") -> Response:
-        """The teacher's overview (with ``error``, refused: 400)."""
-        body = pages.teacher_page(self.room.tables, self.base_url(request), lang, error,
-                                  seats.wait_form("/teacher/wait", self.room.clock.delay,
-                                                  room=True))
-        return self.html(request, body, lang, teacher=True, status=400 if error else 200)
 
     def _teacher_table(self, request: Request) -> Table | Response:
         if not self.is_teacher(request):
