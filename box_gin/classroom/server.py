@@ -8,8 +8,9 @@ Routes (every page rendered on the server, see :mod:`box_gin.classroom.pages`):
 - ``/t/CODE`` and its websocket ``/ws/CODE``: the table as that seat sees it;
 - ``/teacher?key=...`` (the key is printed at start): the teacher's pages, behind a
   cookie: create tables, watch them, replay finished hands, download match records,
-  free a learner's place for another browser (``/teacher/t/CODE/free/PLACE``, whose
-  answer is a one-time link ``/retake/CODE/TOKEN`` back to it; :mod:`.seats`).
+  free a learner's place for another browser (``/teacher/t/CODE/free/PLACE``, then the
+  page of its one-time link ``/retake/CODE/TOKEN``), move a learner, seat a bot, set the
+  wait before a next hand, close a table (the controls, :mod:`.seats`).
 
 Every frame a learner's socket gets, the first included, is built from that seat's
 view; an action is applied by the engine for the seat's own player (``player=``), under
