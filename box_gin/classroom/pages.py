@@ -194,8 +194,10 @@ def past_hand(table: Table) -> str:
             _PAST.clear()
         record = match.history[-1]
         title = _("Hand {n}: the result").format(n=record.number)
+        mine = _("Review your decisions in this hand")
         _PAST[key] = (
             f"<h2>{esc(title)}</h2>{result_html(record.result, record.roles, table.rules)}"
+            f'<p><a href="/t/{table.code}/review/{record.number}">{esc(mine)}</a></p>'
             f"<h2>{esc(lab('Score sheet'))}</h2>{match_html(match)}")
     return _PAST[key]
 

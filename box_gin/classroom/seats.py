@@ -114,10 +114,12 @@ def watch_parts(table: Table) -> dict[str, str]:
         if not match.is_over and table.pause is None:
             parts.append(hand_html(match.hand))
         parts.append(f"<h2>{esc(lab('Score sheet'))}</h2>{match_html(match)}")
+        every = esc(_("Every seat's decisions"))
         links = "".join(
             f'<li><a href="/teacher/t/{table.code}/hand/{r.number}">'
             f"{esc(lab('Hand {n}: the result').format(n=r.number))}</a>: "
-            f"{esc(r.result.summary())}</li>" for r in match.history)
+            f"{esc(r.result.summary())} · <a href=\"/teacher/t/{table.code}/review/"
+            f'{r.number}">{every}</a></li>' for r in match.history)
         if links:
             parts.append(f"<h2>{esc(lab('Replay a hand'))}</h2><ul>{links}</ul>")
     return {"bg-live": "".join(parts)}

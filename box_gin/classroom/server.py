@@ -8,9 +8,8 @@ Routes (every page rendered on the server, see :mod:`box_gin.classroom.pages`):
 - ``/t/CODE`` and its websocket ``/ws/CODE``: the table as that seat sees it;
 - ``/teacher?key=...`` (the key is printed at start): the teacher's pages, behind a
   cookie: create tables, watch them, replay finished hands, download match records,
-  free a learner's place for another browser (``/teacher/t/CODE/free/PLACE``, then the
-  page of its one-time link ``/retake/CODE/TOKEN``), move a learner, seat a bot, set the
-  wait before a next hand, close a table (the controls, :mod:`.seats`).
+  free a place (then its one-time link ``/retake/CODE/TOKEN``), move a learner, seat a
+  bot, set the wait between hands, close a table (:mod:`.seats`); hands' reviews.
 
 Every frame a learner's socket gets, the first included, is built from that seat's
 view; an action is applied by the engine for the seat's own player (``player=``), under
@@ -45,7 +44,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import BoxGinError
 from ..i18n import LANGUAGES, _
-from . import pages, seats
+from . import pages, reviews, seats
 from .limits import MAX_MESSAGE, Guard, Outbox, TooLarge, read_body
 from .pages import language, pick_language
 from .seats import YEAR, seat_cookie
@@ -189,7 +188,7 @@ class Classroom:
         self.store = Store(db)
         self.room = Room(self.store, now)
         self.key = teacher_key or self.store.teacher_key()
-        self.hub = Hub()
+        self.hub, self.reviews = Hub(), reviews.Reviews()
         #: Each waiting table's timer, set for the wait's deadline.
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self._due: set[asyncio.Task[None]] = set()
@@ -494,6 +493,7 @@ class Classroom:
             Route("/join", self.join_code),
             Route("/join/{code}", self.join, methods=["GET", "POST"]),
             Route("/t/{code}", self.table_page),
+            Route("/t/{code}/review/{number}", functools.partial(reviews.seat_review, self)),
             WebSocketRoute("/ws/teacher", self.teacher_socket),
             WebSocketRoute("/ws/{code}", self.seat_socket),
             Route("/teacher", self.teacher),
@@ -504,6 +504,7 @@ class Classroom:
               for path, route in (("", seats.watch), ("/projector", seats.projector),
                                   ("/hand/{number}", seats.replay),
                                   ("/record.json", seats.record),
+                                  ("/review/{number}", reviews.teacher_review),
                                   ("/freed/{place}", seats.freed))),
             *(Route(f"/teacher/t/{{code}}/{path}", functools.partial(route, self),
                     methods=["POST"])
