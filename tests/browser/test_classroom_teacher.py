@@ -22,6 +22,8 @@ from classroom_helpers import Learner, ServeProcess, create_table, play_step, sh
 from conftest import SCREENSHOTS
 from test_classroom_access import _close, _context, _open, _teacher
 
+from box_gin.hand import Role
+
 pytestmark = pytest.mark.browser
 
 NAMES = ("Zoe", "Yan", "Xia")
@@ -100,6 +102,20 @@ def test_at_a_hands_end_the_next_hand_starts_when_the_learners_are_ready(
     assert box is not None and box["y"] + box["height"] <= PHONE["height"], box
     first.screenshot(path=str(SCREENSHOTS / f"teacher-waiting-{lang}-phone.png"))
     first.set_viewport_size(DESKTOP)
+    # The review of the learner's own decisions in the hand just ended (issue 36).
+    link = first.locator(f'#bg-past a[href="/t/{code}/review/1"]')
+    assert link.count() == 1
+    # (opened by the box, who has decisions of their own to see)
+    review = pages[match.history[0].roles[Role.BOX]].context.new_page()
+    review.goto(f"{server.base}t/{code}/review/1")
+    review.locator("h1").wait_for()
+    assert review.locator("html").get_attribute("lang") == lang
+    assert wcag_violations(review) == []
+    assert review.locator("table.bg-review tr[id]").count() > 0  # its decisions, rated
+    review.screenshot(path=str(SCREENSHOTS / f"teacher-review-{lang}.png"), full_page=True)
+    review.set_viewport_size(PHONE)
+    review.screenshot(path=str(SCREENSHOTS / f"teacher-review-{lang}-phone.png"))
+    review.close()
     # Each learner presses Next hand; until the last one does, the table waits.
     for i, name in enumerate(NAMES):
         pages[name].locator('button[data-kind="ready"]').click()
