@@ -178,3 +178,33 @@ def test_a_label_or_tooltip_of_the_html_counts(tmp_path: Path) -> None:
         "fr", root)
     root_with(tmp_path, po.replace("Points espérés", "Points attendus"))
     assert not stamps.fresh(nb, "fr", root)
+
+
+def test_the_kit_s_notebooks_are_stamped_with_the_one_word_messages_they_show(
+        tmp_path: Path) -> None:
+    """fr 05 and hu 04, the notebooks whose changed words the old stamp missed: each
+    records messages of one word that its outputs show, and changing one of those
+    translations alone (in a copy of the catalog) makes the committed notebook out of
+    date."""
+    import json
+
+    from babel.messages.pofile import read_po, write_po
+
+    root = Path(__file__).resolve().parents[1]
+    for lang, name in [("fr", "05_three_player_game"), ("hu", "04_scoring")]:
+        nb = json.loads((root / "notebooks" / lang / f"{name}.{lang}.ipynb").read_text(
+            encoding="utf-8"))
+        assert stamps.fresh(nb, lang, root), (lang, name)
+        used = set(nb["metadata"]["box_gin"]["ui_used"])
+        with stamps.ui_catalog(root, lang).open("rb") as f:
+            catalog = read_po(f)
+        one_word = [m for m in catalog if isinstance(m.id, str) and m.id
+                    and isinstance(m.string, str) and m.string.isalpha()
+                    and stamps.message_key(m.context, (m.id,)) in used]
+        assert one_word, (lang, name)
+        one_word[0].string = f"{one_word[0].string}x"
+        copy = stamps.ui_catalog(tmp_path / lang, lang)
+        copy.parent.mkdir(parents=True)
+        with copy.open("wb") as f:
+            write_po(f, catalog)
+        assert not stamps.fresh(nb, lang, tmp_path / lang), one_word[0].id

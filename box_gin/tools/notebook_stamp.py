@@ -68,6 +68,11 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
+def message_key(context: str | None, ids: tuple[str, ...] | list[str]) -> str:
+    """The name a stamp gives a UI message: a short hash of its context and English."""
+    return _digest("\x04".join([context or "", *map(str, ids)]))
+
+
 @functools.lru_cache(maxsize=8)
 def _catalog(po: Path, mtime: float) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
     """Every message of ``po`` by its id: (its translations, the literal parts of each
@@ -83,7 +88,7 @@ def _catalog(po: Path, mtime: float) -> dict[str, tuple[tuple[str, ...], tuple[s
         ids = m.id if isinstance(m.id, tuple | list) else (m.id,)
         strings = tuple(str(s or "") for s in (
             m.string if isinstance(m.string, tuple | list) else (m.string,)))
-        key = _digest("\x04".join([m.context or "", *map(str, ids)]))
+        key = message_key(m.context, ids)
         texts = tuple(s for s in strings if s and _WORD.search(_PLACEHOLDER.sub(" ", s)))
         out[key] = (strings, texts)
     return out
