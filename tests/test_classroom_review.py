@@ -22,6 +22,9 @@ from box_gin.classroom.store import Store
 from box_gin.classroom.tables import Room, Table
 from box_gin.hand import Role
 
+#: Starlette's TestClient on httpx says it prefers httpx2: not this kit's concern.
+pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
+
 NAMES = ("Zoe", "Yan", "Xia")
 #: A player's row in the review's summary table.
 ROW = r'<th scope="row">(Zoe|Yan|Xia)</th>'

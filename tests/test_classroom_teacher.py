@@ -19,6 +19,9 @@ from box_gin.classroom.store import Store
 from box_gin.classroom.tables import LONGEST_WAIT, Room, SeatError, Table
 from box_gin.hand import SeatView
 
+#: Starlette's TestClient on httpx says it prefers httpx2: not this kit's concern.
+pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
+
 
 class Clock:
     """A clock the test moves by hand."""

@@ -12,6 +12,9 @@ other number (a replayed or duplicated message, a click on a stale page) is refu
 >>> token = table.sit(0, "Zoe")
 >>> table.match is not None and table.state
 'playing'
+>>> table.pause.hand, table.waiting_for()   # Zoe sat out hand 1 as the sitter
+(1, [0])
+>>> table.ready(token)
 >>> table.act(token, "discard 2C", seq=99)
 Traceback (most recent call last):
 ...
