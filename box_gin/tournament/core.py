@@ -31,6 +31,7 @@ import json
 import random
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -441,33 +442,51 @@ def play_games(specs: Iterable[GameSpec], players: Mapping[str, Player], *,
                trusted: Iterable[str] = ()) -> list[GameResult]:
     """Play ``specs`` with ``players`` (by name), ``lanes`` games at a time; the results
     in the order of the specs.  ``trusted``: bots whose time is not held against them
-    (the reference bots, in this process)."""
+    (the reference bots, in this process).
+
+    Each bot is asked for the decisions of every game waiting on it, in one batch, and
+    has at most one batch out at a time.  The batches are answered in the order they
+    were sent: while the driver reads one bot's answers and plays them on (its games'
+    next requests queued for the bots they wait on, each sent as soon as that bot is
+    free), the other bots compute theirs.  Nothing in the schedule depends on timing:
+    the same players give the same batches in the same order on any machine."""
     trusted = set(trusted)
     waiting = list(specs)[::-1]
-    active: list[_Game] = []
     results: dict[int, GameResult] = {}
-    while waiting or active:
-        while waiting and len(active) < lanes:
-            active.append(_Game(waiting.pop(), rules, max_hands))
-        batches: dict[str, list[tuple[_Game, Request]]] = {}
-        for game in active:
-            while not game.done:
-                asked = game.next_request(budget)
-                if asked is not None:
-                    batches.setdefault(asked[0], []).append((game, asked[1]))
-                    break
-                game.play_default()
-        for name, batch in batches.items():
+    queued: dict[str, list[tuple[_Game, Request]]] = {}
+    out: dict[str, list[tuple[_Game, Request]]] = {}  # the batch each bot computes
+    order: deque[str] = deque()  # the bots with a batch out, in the order sent
+    running = 0
+
+    def advance(game: _Game) -> None:
+        """Play ``game`` on to its next request (queued), or to its end."""
+        nonlocal running
+        while not game.done:
+            asked = game.next_request(budget)
+            if asked is not None:
+                queued.setdefault(asked[0], []).append((game, asked[1]))
+                return
+            game.play_default()
+        results[game.spec.index] = game.result()
+        running -= 1
+
+    def start_games() -> None:
+        nonlocal running
+        while waiting and running < lanes:
+            running += 1
+            advance(_Game(waiting.pop(), rules, max_hands))
+
+    start_games()
+    while queued or order:
+        for name in [n for n in queued if n not in out]:
+            out[name] = batch = queued.pop(name)
             players[name].send([r for _g, r in batch])
-        for name, batch in batches.items():
-            replies = players[name].receive()
-            for (game, request), reply in zip(batch, replies, strict=True):
-                game.answer(name, request, reply, name in trusted)
-        still = []
-        for game in active:
-            if game.done:
-                results[game.spec.index] = game.result()
-            else:
-                still.append(game)
-        active = still
+            order.append(name)
+        name = order.popleft()
+        batch = out.pop(name)
+        replies = players[name].receive()
+        for (game, request), reply in zip(batch, replies, strict=True):
+            game.answer(name, request, reply, name in trusted)
+            advance(game)
+        start_games()
     return [results[s] for s in sorted(results)]
