@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
-from starlette.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -22,8 +22,9 @@ from box_gin.classroom.store import Store
 from box_gin.classroom.tables import Room, Table
 from box_gin.hand import Role
 
-#: Starlette's TestClient on httpx says it prefers httpx2: not this kit's concern.
-pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
+with warnings.catch_warnings():  # Starlette's TestClient on httpx prefers httpx2
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 NAMES = ("Zoe", "Yan", "Xia")
 #: A player's row in the review's summary table.

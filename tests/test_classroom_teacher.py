@@ -7,10 +7,10 @@ reopens the store."""
 from __future__ import annotations
 
 import re
+import warnings
 from pathlib import Path
 
 import pytest
-from starlette.testclient import TestClient
 
 from box_gin.bots import greedy_bot
 from box_gin.classroom.seats import MOVED
@@ -19,8 +19,9 @@ from box_gin.classroom.store import Store
 from box_gin.classroom.tables import LONGEST_WAIT, Room, SeatError, Table
 from box_gin.hand import SeatView
 
-#: Starlette's TestClient on httpx says it prefers httpx2: not this kit's concern.
-pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
+with warnings.catch_warnings():  # Starlette's TestClient on httpx prefers httpx2
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 
 class Clock:

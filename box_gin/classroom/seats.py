@@ -179,26 +179,26 @@ def place_controls(room: Room, table: Table, place: int) -> str:
             "</div>")
 
 
-def controls_html(room: Room, table: Table, error: str = "") -> str:
+def controls_html(room: Room, table: Table) -> str:
     """The watch page's controls (outside its live part: a frame never resets a form the
     teacher is filling in)."""
     if table.closed is not None:
         return ""
-    err = f'<p class="bg-error" role="alert">{esc(error)}</p>' if error else ""
     base = f"/teacher/t/{table.code}"
     places = "".join(place_controls(room, table, p) for p in range(3))
     title, close = _("Controls"), _form(f"{base}/close", "", _("Close the table"))
     return (f'<section class="bg-controls" aria-labelledby="bg-controls-title">'
-            f'<h2 id="bg-controls-title">{esc(title)}</h2>{err}{places}'
+            f'<h2 id="bg-controls-title">{esc(title)}</h2>{places}'
             f"{wait_form(f'{base}/wait', table.delay, room=False)}{close}</section>")
 
 
 def watch_page(room: Room, table: Table, lang: str, error: str = "") -> str:
     parts = watch_parts(table)
     title = _("Box gin · table {code}").format(code=table.code)
-    body = (f'<p><a href="/teacher">{esc(lab("All tables"))}</a></p>'
+    err = f'<p class="bg-error" role="alert">{esc(error)}</p>' if error else ""
+    body = (f'<p><a href="/teacher">{esc(lab("All tables"))}</a></p>{err}'
             f'<section id="bg-live">{parts["bg-live"]}</section>'
-            + controls_html(room, table, error))
+            + controls_html(room, table))
     return page(title, body, lang, ws=f"/ws/teacher?table={table.code}",
                 here=f"/teacher/t/{table.code}")
 
