@@ -99,6 +99,8 @@ def test_a_learner_reviews_their_own_decisions_and_the_teacher_everyones(
     teacher.get(f"/teacher?key={classroom.key}", follow_redirects=False)
     watch = teacher.get(f"/teacher/t/{table.code}").text
     assert f'href="/teacher/t/{table.code}/review/1"' in watch
+    replay = teacher.get(f"/teacher/t/{table.code}/hand/1?step=3").text
+    assert f'href="/teacher/t/{table.code}/review/1#g1-h1-s2"' in replay
     every = teacher.get(f"/teacher/t/{table.code}/review/1")
     assert every.status_code == 200
     seated = {n for n in NAMES if table.role_of(NAMES.index(n)) is not None}

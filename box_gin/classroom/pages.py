@@ -550,7 +550,11 @@ def replay_page(table: Table, number: int, step: int, lang: str) -> str:
             if role is Role.SITTER else view_html(hand.view(role))
         seats.append(f"<div><h3>{esc(title)}</h3>{shown}</div>")
     end = result_html(record.result, roles, table.rules) if step == total else ""
-    body = (f'<p><a href="/teacher/t/{table.code}">{esc(lab("Back to the table"))}</a></p>'
+    review = (f"/teacher/t/{table.code}/review/{number}"
+              + (f"#g1-h{number}-s{step - 1}" if step else ""))
+    every = _("Every seat's decisions")
+    body = (f'<p><a href="/teacher/t/{table.code}">{esc(lab("Back to the table"))}</a> · '
+            f'<a href="{review}">{esc(every)}</a></p>'
             f'<p class="bg-readout">{nav}</p><p class="bg-readout bg-step">{esc(what)}</p>'
             f'<div class="bg-replay">{"".join(seats)}</div>{end}')
     title = _("Table {code}, hand {n}").format(code=table.code, n=number)
