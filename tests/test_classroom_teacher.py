@@ -351,12 +351,21 @@ def test_a_moved_learners_page_follows_them(classroom: Classroom) -> None:
     learner = TestClient(classroom.app(), base_url="http://testserver")
     assert learner.post(f"/join/{table.code}", data={"name": "Zoe", "place": "0"},
                         follow_redirects=False).status_code == 303
-    with learner.websocket_connect(f"/ws/{table.code}") as ws:
+    # Yan, already at the other table, watches it.
+    yan = TestClient(classroom.app(), base_url="http://testserver")
+    yan.post(f"/join/{other.code}", data={"name": "Yan", "place": "0"})
+    with learner.websocket_connect(f"/ws/{table.code}") as ws, \
+            yan.websocket_connect(f"/ws/{other.code}") as watcher:
         ws.receive_json()
+        assert "Zoe" not in watcher.receive_json()["parts"]["bg-live"]
         client = teacher_client(classroom)
         client.post(f"/teacher/t/{table.code}/move/0", data={"to": f"{other.code}:1"})
         message = ws.receive()
         assert message["type"] == "websocket.close" and message["code"] == MOVED
+        # Yan's page is told at once (before the answer to anything Yan sends next).
+        watcher.send_text("not a message")
+        assert "Zoe" in watcher.receive_json()["parts"]["bg-live"]
+        assert watcher.receive_json()["type"] == "error"
     response = learner.get(f"/t/{table.code}")
     assert str(response.url).endswith(f"/t/{other.code}")
     assert "Zoe" in response.text and f"table {other.code}" in response.text

@@ -267,7 +267,9 @@ def freed(classroom: Classroom, request: Request, table: Table, lang: str) -> Re
     return classroom.html(request, retake_page(table, place, url, lang), lang, teacher=True)
 
 
-Control = Callable[[Table, dict[str, str]], list[tuple[Table, int, int]]]
+#: A control: it changes the tables (or refuses, changing nothing) and says which tables
+#: changed, with the place whose sockets to close (None: none) and their close code.
+Control = Callable[[Table, dict[str, str]], list[tuple[Table, int | None, int]]]
 
 
 async def control(classroom: Classroom, request: Request, do: Control) -> Response:
@@ -288,7 +290,8 @@ async def control(classroom: Classroom, request: Request, do: Control) -> Respon
             body = watch_page(classroom.room, table, lang, message)
             return classroom.html(request, body, lang, teacher=True, status=400)
     for at, place, code in closing:
-        await close_seats(classroom, at, place, code)
+        if place is not None:
+            await close_seats(classroom, at, place, code)
     for changed in {id(t): t for t in (table, *(c[0] for c in closing))}.values():
         await classroom.changed(changed)
     return RedirectResponse(f"/teacher/t/{table.code}", status_code=303)
@@ -304,18 +307,18 @@ def _place(request: Request) -> int:
 
 async def move(classroom: Classroom, request: Request) -> Response:
     """Move a learner to a free place (``to``: ``CODE:PLACE``), at this table or another."""
-    def do(table: Table, form: dict[str, str]) -> list[tuple[Table, int, int]]:
+    def do(table: Table, form: dict[str, str]) -> list[tuple[Table, int | None, int]]:
         code, _sep, place = form.get("to", "").partition(":")
         to = classroom.table_of(code)
         at = _place(request)
         classroom.room.move(table, at, to, int(place))
-        return [(table, at, MOVED)]
+        return [(table, at, MOVED), (to, None, 0)]
     return await control(classroom, request, do)
 
 
 async def bot(classroom: Classroom, request: Request) -> Response:
     """Put a bot (``kind``) in a place: free, a learner's, or another bot's."""
-    def do(table: Table, form: dict[str, str]) -> list[tuple[Table, int, int]]:
+    def do(table: Table, form: dict[str, str]) -> list[tuple[Table, int | None, int]]:
         place = _place(request)
         table.put_bot(place, form.get("kind", ""))
         return [(table, place, 4403)]
@@ -324,7 +327,7 @@ async def bot(classroom: Classroom, request: Request) -> Response:
 
 async def close(classroom: Classroom, request: Request) -> Response:
     """Close a table: no one joins it or plays at it any more; its record stays."""
-    def do(table: Table, form: dict[str, str]) -> list[tuple[Table, int, int]]:
+    def do(table: Table, form: dict[str, str]) -> list[tuple[Table, int | None, int]]:
         table.close()
         return []
     return await control(classroom, request, do)
@@ -341,7 +344,7 @@ def _delay(text: str) -> int | None:
 
 async def wait(classroom: Classroom, request: Request) -> Response:
     """A table's wait before a next hand (empty: the room's)."""
-    def do(table: Table, form: dict[str, str]) -> list[tuple[Table, int, int]]:
+    def do(table: Table, form: dict[str, str]) -> list[tuple[Table, int | None, int]]:
         table.set_delay(_delay(form.get("delay", "")))
         return []
     return await control(classroom, request, do)
