@@ -24,7 +24,7 @@ from ..review import Review, review_hand
 from ..review.page import review_page
 from ..review.records import PlayedHand
 from .pages import language
-from .seats import seat_cookie
+from .seats import seat_cookie, teacher_get
 from .tables import SeatError, Table
 
 if TYPE_CHECKING:
@@ -103,18 +103,15 @@ async def seat_review(classroom: Classroom, request: Request) -> Response:
     return classroom.html(request, body, lang)
 
 
-async def teacher_review(classroom: Classroom, request: Request) -> Response:
+@teacher_get
+async def teacher_review(classroom: Classroom, request: Request, table: Table,
+                         lang: str) -> Response:
     """The teacher's review of a finished hand: every seat's decisions."""
-    table = classroom._teacher_table(request)
-    if isinstance(table, Response):
-        return table
-    lang = classroom.lang(request, teacher=True)
-    with language(lang):
-        try:
-            number = int(request.path_params["number"])
-            body = await classroom.reviews.page(table, number, None, lang)
-        except (ValueError, SeatError) as err:
-            return PlainTextResponse(str(err), status_code=404)
+    try:
+        number = int(request.path_params["number"])
+        body = await classroom.reviews.page(table, number, None, lang)
+    except (ValueError, SeatError) as err:
+        return PlainTextResponse(str(err), status_code=404)
     return classroom.html(request, body, lang, teacher=True)
 
 

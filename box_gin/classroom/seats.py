@@ -20,6 +20,7 @@ the room's on the overview); close the table.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
@@ -205,7 +206,8 @@ def watch_page(room: Room, table: Table, lang: str, error: str = "") -> str:
 
 # -- the routes (registered by the server, :meth:`.server.Classroom.app`) ----------------
 
-Render = Callable[["Classroom", Request, Table, str], Response]
+#: A page of one of the teacher's tables, made at once or awaited (a review).
+Render = Callable[["Classroom", Request, Table, str], Response | Awaitable[Response]]
 
 
 def teacher_get(render: Render) -> Callable[[Classroom, Request], Awaitable[Response]]:
@@ -217,7 +219,8 @@ def teacher_get(render: Render) -> Callable[[Classroom, Request], Awaitable[Resp
             return table
         lang = classroom.lang(request, teacher=True)
         with language(lang):
-            return render(classroom, request, table, lang)
+            made = render(classroom, request, table, lang)
+            return await made if inspect.isawaitable(made) else made
     return route
 
 
