@@ -33,6 +33,21 @@ PHONE = {"width": 375, "height": 667}
 EXPECTED = ("WebSocket connection", "status of 403", "status of 404")
 
 
+#: Each select of the teacher's controls: its chosen caption, and whether it fits inside
+#: the select (its width in the select's own font, plus room for the arrow), as
+#: tests/browser/test_hebrew.py measures the play app's.
+CAPTIONS_JS = """() => {
+  const canvas = document.createElement('canvas').getContext('2d');
+  return [...document.querySelectorAll('.bg-controls select')].map(s => {
+    const cs = getComputedStyle(s);
+    canvas.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const text = s.options[s.selectedIndex].text;
+    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    return {text, fits: canvas.measureText(text).width + 16 <= room};
+  });
+}"""
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
     proc = ServeProcess(tmp_path_factory.mktemp("teacher") / "class.db")
@@ -141,10 +156,15 @@ def test_the_teacher_moves_a_learner_and_their_page_follows(
     teacher.goto(f"{server.base}teacher/t/{here}")
     teacher.locator(".bg-controls").wait_for()
     assert wcag_violations(teacher) == []
+    # Every select's chosen caption fits inside it (in Hebrew too), desktop and phone.
+    captions = teacher.evaluate(CAPTIONS_JS)
+    assert len(captions) >= 5 and all(c["fits"] for c in captions), captions
     teacher.screenshot(path=str(SCREENSHOTS / f"teacher-watch-{lang}.png"), full_page=True)
     teacher.set_viewport_size(PHONE)
     teacher.screenshot(path=str(SCREENSHOTS / f"teacher-watch-{lang}-phone.png"),
                        full_page=True)
+    captions = teacher.evaluate(CAPTIONS_JS)
+    assert all(c["fits"] for c in captions), captions
     overflow = teacher.evaluate("() => document.documentElement.scrollWidth"
                                 " - document.documentElement.clientWidth")
     assert overflow <= 0, overflow
