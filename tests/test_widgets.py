@@ -756,3 +756,22 @@ def test_a_player_named_you_is_not_called_you_you():
     set_language("fr")
     vous = {Role.BOX: "Vous", Role.CAPTAIN: "Ada", Role.SITTER: "Ben"}
     assert "Vous (vous)" not in roles_html(vous, human="Vous")
+
+
+def test_the_kernels_own_errors_on_stderr_are_noise_a_notebooks_are_not() -> None:
+    """A stored stderr with tornado's ZMQ error (a machine under load) makes the execute
+    tool run the notebook again; a notebook's own warnings stay."""
+    import nbformat
+
+    from box_gin.tools.execute import kernel_noise
+
+    def notebook(text: str) -> Any:
+        nb = nbformat.v4.new_notebook()
+        cell = nbformat.v4.new_code_cell("check(f)")
+        cell.outputs = [nbformat.v4.new_output("stream", name="stderr", text=text)]
+        nb.cells = [cell]
+        return nb
+
+    assert kernel_noise(notebook("ERROR:tornado.general:Uncaught exception in ZMQStream "
+                                 "callback\nTraceback (most recent call last):\n"))
+    assert not kernel_noise(notebook("UserWarning: the deck is short\n"))

@@ -50,17 +50,42 @@ def normalise(nb: Any) -> Any:
     return nb
 
 
-def execute(path: Path, timeout: int = 600, kernel_name: str = "python3") -> None:
-    """Execute one notebook in place (cwd: its folder), then normalise and save it."""
+#: What only the kernel's own machinery writes on stderr (never a notebook's code): an
+#: output holding it is the machine's accident, and the notebook is executed again.
+KERNEL_NOISE = ("ERROR:tornado.", "Uncaught exception in ZMQStream")
+
+
+def kernel_noise(nb: Any) -> bool:
+    """Whether a stored stderr output holds the kernel's own errors (:data:`KERNEL_NOISE`)."""
+    for cell in nb.cells:
+        for output in cell.get("outputs", ()):
+            if output.get("output_type") == "stream" and output.get("name") == "stderr":
+                text = output.get("text", "")
+                text = "".join(text) if isinstance(text, list) else str(text)
+                if any(mark in text for mark in KERNEL_NOISE):
+                    return True
+    return False
+
+
+def execute(path: Path, timeout: int = 600, kernel_name: str = "python3",
+            tries: int = 3) -> None:
+    """Execute one notebook in place (cwd: its folder), then normalise and save it; again
+    (up to ``tries`` times) while the kernel's own errors land in its outputs."""
     import nbformat
     from nbclient import NotebookClient
 
-    nb = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
-    client = NotebookClient(
-        nb, timeout=timeout, kernel_name=kernel_name, record_timing=False,
-        store_widget_state=False, resources={"metadata": {"path": str(path.parent.resolve())}},
-    )
-    client.execute()
+    for _attempt in range(tries):
+        nb = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
+        client = NotebookClient(
+            nb, timeout=timeout, kernel_name=kernel_name, record_timing=False,
+            store_widget_state=False,
+            resources={"metadata": {"path": str(path.parent.resolve())}},
+        )
+        client.execute()
+        if not kernel_noise(nb):
+            break
+    else:
+        raise RuntimeError(f"{path}: the kernel's own errors in the outputs, {tries} times")
     normalise(nb)
     nbformat.validate(nb)
     text: str = nbformat.writes(nb)  # type: ignore[no-untyped-call]
