@@ -235,6 +235,46 @@ def test_a_killed_server_resumes_every_table(tmp_path: Path) -> None:
         second.kill()
 
 
+def test_the_wait_between_hands_survives_a_killed_server(tmp_path: Path) -> None:
+    """kill -9 while the table waits after a hand, one learner ready: the new server
+    still waits, for the two others only; their presses start the next hand."""
+    first = ServeProcess(tmp_path / "class.db")
+    try:
+        code = create_table(first.teacher(), seed=33)
+        learners, match = seat_three(first, code, NAMES), shadow(NAMES, 33)
+        for learner in learners:
+            learner.connect()
+        seq = 0
+        while not match.history:
+            play_step(match, learners, seq)
+            seq += 1
+        learners[0].send("ready", "ready", seq)
+        for learner in learners:
+            learner.recv()
+        assert "Yan, Xia." in learners[1].last["parts"]["bg-news"]
+    finally:
+        first.kill()
+    second = ServeProcess(tmp_path / "class.db", port=first.port)
+    try:
+        frames = [learner.connect() for learner in learners]
+        assert all(f["seq"] == seq for f in frames)
+        assert 'data-kind="ready"' not in frames[0]["parts"]["bg-live"]
+        assert all('data-kind="ready"' in f["parts"]["bg-live"] for f in frames[1:])
+        assert "Yan, Xia." in frames[1]["parts"]["bg-news"]
+        # Nobody plays while it waits; the two presses start the next hand.
+        learners[1].send("act", "pass", seq)
+        assert "starts when every player is ready" in learners[1].recv()["message"]
+        ready_all(learners[1:])
+        for learner in learners[:1]:
+            learner.recv()
+            learner.recv()
+        assert all("bg-my-hand" in lr.last["parts"]["bg-live"] for lr in learners)
+        for learner in learners:
+            learner.close()
+    finally:
+        second.kill()
+
+
 # -- the teacher's pages ---------------------------------------------------------------------
 
 def test_the_teacher_sees_every_table_and_replays_each_hand(server: ServeProcess,
