@@ -22,10 +22,11 @@ box_gin.classroom.tables.SeatError: this action was for move 99, but the table i
 
 When a hand ends (and the match goes on) the table waits (:class:`Pause`): the next
 hand, already dealt by the engine, is played once every learner has said they are ready
-(bots always are), or at the deadline the teacher set (:attr:`Room.delay`; 0 waits for
-everyone, but never longer than :data:`LONGEST_WAIT`).  The wait is written with the
-action that ended the hand, each "ready" as it comes, so a restart finds it again; the
-clock is the room's (``Room(clock=)``), so a test moves time by hand.
+(bots always are), or at the deadline the teacher set (:meth:`Room.set_delay`,
+:meth:`Table.set_delay`; 0 waits for everyone, but never longer than
+:data:`LONGEST_WAIT`).  The wait is written with the action that ended the hand, each
+"ready" as it comes, so a restart finds it again; the clock is the room's
+(``Room(store, now=)``), so a test moves time by hand.
 
 The teacher moves a learner (:meth:`Room.move`), seats a bot (:meth:`Table.put_bot`)
 and closes a table (:meth:`Table.close`): each written to the store first, each refused
@@ -91,8 +92,7 @@ class Pause:
 
 
 def checked_delay(delay: int) -> int:
-    """A wait before a next hand, checked (:class:`SeatError` outside 0 to
-    :data:`LONGEST_WAIT`)."""
+    """A wait before a next hand (seconds), refused outside 0 to :data:`LONGEST_WAIT`."""
     if not 0 <= delay <= LONGEST_WAIT:
         raise SeatError(_("the wait before the next hand is 0 (until every player is "
                           "ready) to {most} seconds, not {n}").format(most=LONGEST_WAIT,
@@ -300,8 +300,7 @@ class Table:
         name = old if old is not None and self.match is not None else self.bot_name(place)
         self.store.put_bot(self.id, place, name, kind)
         gone = [t for t, p in self.tokens.items() if p == place]
-        for token in gone:
-            del self.tokens[token]
+        self.tokens = {t: p for t, p in self.tokens.items() if p != place}
         self.links.discard(place)
         self.names[place] = name
         self.bot_places.add(place)
@@ -448,8 +447,8 @@ class Room:
 
     def set_delay(self, delay: int) -> None:
         """The room's wait before a next hand (each table without its own)."""
-        self.clock.delay = checked_delay(delay)
-        self.store.set_delay(None, delay)
+        self.store.set_delay(None, checked_delay(delay))
+        self.clock.delay = delay
         for table in self.tables.values():
             table.tick()
 
@@ -480,6 +479,7 @@ class Room:
             table.names[place] = None
         else:
             table.bot_places.add(place)
+            table.bot_kinds[place] = bot
             table.bots[name] = make_bot(bot, table.seed * 10 + 3 + place)
         to.names[to_place], to.tokens[token] = name, to_place
         to._deal_if_full()
