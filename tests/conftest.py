@@ -10,6 +10,7 @@ import os
 
 import pytest
 from bruteforce import Dealer, stacked_deck
+from graded_class import GradedClass, shared_grading
 from hypothesis import HealthCheck, settings
 
 from box_gin import STANDARD, Hand, Rules
@@ -34,3 +35,19 @@ def deal() -> Dealer:
         return Hand.deal(rules, deck=stacked_deck(captain, box, upcard, stock))
 
     return dealer
+
+
+# -- a graded class, once for the whole test run ------------------------------------------
+
+@pytest.fixture(scope="session")
+def graded_class(tmp_path_factory: pytest.TempPathFactory) -> GradedClass:
+    """``box-gin check`` of the kit's own class, graded once for the whole test run and
+    shared by pytest-xdist's workers (the first to ask grades it, under a file lock; the
+    others read what it wrote): solutions/ and exercises/ (each language a submission of
+    its own) and one wrong .py (``tests/submissions/run_ace_high.py``), with the JSON
+    gradebook, its rerun cache (signed with the key in ``key/``) and Gradescope's
+    results.  Tests that need a graded class read it; tests that grade something else
+    grade it themselves."""
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    return shared_grading(root / "graded-class")

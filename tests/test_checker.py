@@ -50,23 +50,19 @@ def _cache_key_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("BOX_GIN_KEY_DIR", str(tmp_path / "key"))
 
 
-def test_solutions_score_full_marks_and_exercises_zero(tmp_path):
-    gradebook = tmp_path / "grades.csv"
-    gradescope = tmp_path / "gs"
-    code = main(["check", str(ROOT / "solutions"), str(ROOT / "exercises"), "--csv",
-                 str(gradebook), "--gradescope", str(gradescope), "-j", "2", "-q"])
-    assert code == 0
-    table = rows(gradebook)
+def test_solutions_score_full_marks_and_exercises_zero(graded_class):
+    """The test run's graded class (tests/graded_class.py): the solutions in every
+    language pass every kata, the exercises none."""
+    students = graded_class.students
     total = sum(k.points for k in KATAS)
-    assert table["solutions"]["total"] == str(total) == table["solutions"]["max_score"]
-    assert table["exercises"]["total"] == "0"
-    assert all(table["exercises"][k.name] == "0" for k in KATAS)
-    assert all(table["solutions"][k.name] == str(k.points) for k in KATAS)
-    # The translated katas are graded too, each language folder a submission of its own.
-    for lang in ("fr", "he", "uk"):
-        assert table[f"solutions-{lang}"]["total"] == str(total), lang
-        assert table[f"exercises-{lang}"]["total"] == "0", lang
-    result = json.loads((gradescope / "solutions" / "results.json").read_text())
+    for suffix in ("", "-fr", "-he", "-hu", "-id", "-uk"):
+        solution, exercise = students[f"solutions{suffix}"], students[f"exercises{suffix}"]
+        assert solution["score"] == total == solution["max_score"], suffix
+        assert all(solution["katas"][k.name]["points"] == k.points for k in KATAS), suffix
+        assert exercise["score"] == 0, suffix
+        assert not any(exercise["katas"][k.name]["passed"] for k in KATAS), suffix
+    assert students["run_ace_high"]["score"] < total
+    result = json.loads((graded_class.gradescope / "solutions" / "results.json").read_text())
     assert result["score"] == total and len(result["tests"]) == len(KATAS)
     assert {t["status"] for t in result["tests"]} == {"passed"}
 

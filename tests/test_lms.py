@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,14 +32,23 @@ absent,"Nobody, Ned",103,S3,ned,Section B,ned@example.org,1003
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Three submissions: two in the roster, one (a wrong .py) not."""
+def graded(tmp_path_factory: pytest.TempPathFactory, graded_class: Any) -> Iterator[Path]:
+    """Three submissions: two in the roster, one (a wrong .py) not: the test run's graded
+    class (its gradebook and rerun cache copied here, its cache's key in force), so that
+    each test's ``check`` of the same submissions takes them from the cache."""
     folder = tmp_path_factory.mktemp("lms")
     (folder / "roster.csv").write_text(ROSTER)
-    assert main(["check", str(ROOT / "solutions"), str(ROOT / "exercises"),
-                 str(SUBMISSIONS / "run_ace_high.py"), "--json", str(folder / "book.json"),
-                 "-q", "-j", "2"]) == 0
-    return folder
+    for name in ("book.json", "book.json.box-gin-cache"):
+        shutil.copy(graded_class.folder / name, folder / name)
+    before = os.environ.get("BOX_GIN_KEY_DIR")
+    os.environ["BOX_GIN_KEY_DIR"] = str(graded_class.key_dir)
+    try:
+        yield folder
+    finally:
+        if before is None:
+            del os.environ["BOX_GIN_KEY_DIR"]
+        else:
+            os.environ["BOX_GIN_KEY_DIR"] = before
 
 
 def rows(text: str) -> list[list[str]]:
