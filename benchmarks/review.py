@@ -2,7 +2,8 @@
 """The review's speed and its sanity, measured (docs/review.md, "Measured").
 
     python benchmarks/review.py            # print the table
-    python benchmarks/review.py --write    # ... and rewrite it in docs/review.md
+    python benchmarks/review.py --write    # ... and rewrite it in docs/review.md and
+                                           # benchmarks/README.md
     python benchmarks/review.py --quick    # small sizes, a smoke run
 
 1. Playouts of complete hands: the greedy rollout policy from the deal to the end, the
@@ -41,6 +42,8 @@ from box_gin.review.evaluate import action_code, position
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "review.md"
+#: The table goes in benchmarks/README.md too ("The review").
+README = ROOT / "benchmarks" / "README.md"
 
 
 def _cpu(fn: object, repeats: int = 3) -> float:
@@ -229,10 +232,11 @@ def main() -> None:
     text = table(args.quick)
     print(text)
     if args.write:
-        doc = DOC.read_text(encoding="utf-8")
-        new = re.sub(r"(<!-- bench:begin -->\n).*?(\n<!-- bench:end -->)",
-                     lambda m: m.group(1) + text + m.group(2), doc, flags=re.S)
-        DOC.write_text(new, encoding="utf-8")
+        for path, mark in ((DOC, "bench"), (README, "review")):
+            doc = path.read_text(encoding="utf-8")
+            new = re.sub(rf"(<!-- {mark}:begin -->\n).*?(\n<!-- {mark}:end -->)",
+                         lambda m: m.group(1) + text + m.group(2), doc, flags=re.S)
+            path.write_text(new, encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,8 @@
  *   least_after(mask, skip)  the least deadwood after any discard but card index skip
  *   knockable(mask, limit, skip)  the mask of the cards (not skip) whose discard leaves
  *                            deadwood <= limit
- *   finish_each(...)         the review's playouts (twin of box_gin/review/playout.py)
+ *   finish_each(...)         the review's playouts (twin of box_gin/review/playout.py;
+ *                            PLAYOUT, its version)
  *
  * Masks: bit suit * 13 + rank - 1, as Card.bit; any int is taken, and only its bits 0 to
  * 51 are read (as the pure kernels do).  Plain C, the CPython C API only.
@@ -505,7 +506,7 @@ enum { P_TAKE, P_PASS, P_DRAW_STOCK, P_DRAW_DISCARD, P_DISCARD, P_KNOCK, P_BIG_G
 enum { P_OFFER, P_DRAW, P_DISCARD_PHASE, P_OVER };
 #define DRAW_AT_STOCK 2
 
-typedef struct { int limit, gin, undercut, big, big_bonus, may_taken, doubled; } PParams;
+typedef struct { int limit, gin, undercut, big, big_bonus, may_taken, doubled, keep; } PParams;
 typedef struct {
     uint64_t hands[2];
     int stock[NCARDS], ns, pile[NCARDS], np;
@@ -513,6 +514,23 @@ typedef struct {
 } PWorld;
 
 static inline int value_of(int i) { int r = i % 13 + 1; return r < 10 ? r : 10; }
+
+/* The cards that meld with card i: its rank, and its suit at two ranks either side
+ * (playout._NEAR). */
+static uint64_t P_NEAR[NCARDS];
+static int p_near_ready = 0;
+
+static void p_near_init(void) {
+    for (int i = 0; i < NCARDS; i++) {
+        int rank = i % 13, suit = i / 13;
+        uint64_t out = 0;
+        for (int s = 0; s < 4; s++) out |= (uint64_t)1 << (s * 13 + rank);
+        for (int r = rank - 2; r <= rank + 2; r++)
+            if (r >= 0 && r < 13) out |= (uint64_t)1 << (suit * 13 + r);
+        P_NEAR[i] = out & ~((uint64_t)1 << i);
+    }
+    p_near_ready = 1;
+}
 
 static void p_greedy(const PWorld *w, const PParams *pp, int *action, int *card) {
     uint64_t mask = w->hands[w->to_play];
@@ -523,7 +541,8 @@ static void p_greedy(const PWorld *w, const PParams *pp, int *action, int *card)
             uint64_t with = mask | (uint64_t)1 << top;
             int now = min_deadwood_c(mask);
             int after = least_after_c(with, pp->may_taken ? -1 : top);
-            if (after < now && min_deadwood_c(with) < now + value_of(top)) {
+            if ((after < now && min_deadwood_c(with) < now + value_of(top)) ||
+                after <= pp->limit) {
                 *action = w->phase == P_OFFER ? P_TAKE : P_DRAW_DISCARD;
                 return;
             }
@@ -544,6 +563,20 @@ static void p_greedy(const PWorld *w, const PParams *pp, int *action, int *card)
         if (after[i] < least || (after[i] == least && (v > kv || (v == kv && o > ko)))) {
             pick = i, least = after[i], kv = v, ko = o;
         }
+    }
+    if (least > pp->limit) {
+        /* not knocking: an unconnected card first, within keep of the least deadwood,
+         * then the least deadwood, then the highest */
+        int best = -1, bconn = 2, bafter = BIG, bv = -1, bo = -1;
+        for (int i = 0; i < NCARDS; i++) {
+            if (!(mask >> i & 1) || i == skip || after[i] > least + pp->keep) continue;
+            int conn = (mask & P_NEAR[i]) != 0, v = value_of(i), o = (i % 13 + 1) * 4 + i / 13;
+            if (conn < bconn || (conn == bconn && (after[i] < bafter || (after[i] == bafter &&
+                (v > bv || (v == bv && o > bo)))))) {
+                best = i, bconn = conn, bafter = after[i], bv = v, bo = o;
+            }
+        }
+        pick = best, least = bafter;
     }
     *card = pick;
     *action = least <= pp->limit ? P_KNOCK : P_DISCARD;
@@ -690,11 +723,13 @@ static PyObject *sp_finish_each(PyObject *self, PyObject *args) {
     unsigned long long h0, h1;
     PyObject *stock, *pile, *actions;
     int seat;
-    if (!PyArg_ParseTuple(args, "(iiiiiii)KKOOiiiiiO", &pp.limit, &pp.gin, &pp.undercut,
-                          &pp.big, &pp.big_bonus, &pp.may_taken, &pp.doubled, &h0, &h1,
+    if (!PyArg_ParseTuple(args, "(iiiiiiii)KKOOiiiiiO", &pp.limit, &pp.gin, &pp.undercut,
+                          &pp.big, &pp.big_bonus, &pp.may_taken, &pp.doubled, &pp.keep,
+                          &h0, &h1,
                           &stock, &pile, &w0.to_play, &w0.phase, &w0.taken, &w0.must, &seat,
                           &actions))
         return NULL;
+    if (!p_near_ready) p_near_init();
     w0.hands[0] = h0 & (((uint64_t)1 << NCARDS) - 1);
     w0.hands[1] = h1 & (((uint64_t)1 << NCARDS) - 1);
     if (read_cards(stock, w0.stock, &w0.ns) < 0 || read_cards(pile, w0.pile, &w0.np) < 0)
@@ -753,7 +788,10 @@ PyMODINIT_FUNC PyInit__speedups(void) {
     build_tables();
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
-    if (PyModule_AddIntConstant(m, "ABI", 2) < 0) {
+    /* PLAYOUT: the version of finish_each's policy and arguments (playout.py uses a
+     * build of its own version only) */
+    if (PyModule_AddIntConstant(m, "ABI", 2) < 0 ||
+        PyModule_AddIntConstant(m, "PLAYOUT", 2) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -62,15 +62,27 @@ def _greedy(hand: Hand) -> Action:
             more = set(cards) | {top}
             after = best_discards(more, hand.rules, knock_limit=hand.knock_limit,
                                   forbidden=None if hand.rules.may_discard_taken_card else top)
-            if after.least_deadwood < now and best_melds(more).deadwood_value < now + top.value:
+            if (after.least_deadwood < now and best_melds(more).deadwood_value
+                    < now + top.value) or after.least_deadwood <= hand.knock_limit:
                 return TAKE if offer else DRAW_DISCARD
         return PASS if offer else DRAW_STOCK
     if BIG_GIN in legal:
         return BIG_GIN
     analysis = hand.analysis()
     assert analysis is not None
-    card = max(analysis.best, key=lambda c: (c.value, c))
-    return knock(card) if analysis.least_deadwood <= hand.knock_limit else discard(card)
+    if analysis.least_deadwood <= hand.knock_limit:
+        return knock(max(analysis.best, key=lambda c: (c.value, c)))
+    # keep the connected cards: a card of the same rank, or of the same suit within two
+    # ranks, in the hand
+    left = {c: d for c, d in analysis.deadwood_after.items()
+            if d <= analysis.least_deadwood + playout.KEEP_CONNECTED}
+
+    def alone(c: Card) -> bool:
+        return not any(o != c and (o.rank == c.rank or (o.suit == c.suit and
+                                                        abs(o.rank - c.rank) <= 2))
+                       for o in cards)
+
+    return discard(max(left, key=lambda c: (alone(c), -left[c], c.value, c)))
 
 
 def _finish(hand: Hand, action: Action, seat: Role) -> int:
@@ -289,8 +301,13 @@ def test_knocking_with_one_deadwood_early_is_not_a_blunder() -> None:
 
 @compiled_only
 def test_random_play_loses_clearly_more_than_the_expert() -> None:
-    quick = functools.partial(evaluate, min_worlds=32, max_worlds=64, batch=32)
+    """Over a dozen hands, with few worlds: random_bot loses more than three times the
+    points per decision that expert_bot loses, and most of the expert's decisions are
+    best or good (the issue's 5x and 90% are benchmarks/review.py's, over 120 hands:
+    these dozen measure 3.9x and 83%)."""
+    quick = functools.partial(evaluate, max_worlds=240)
     losses: dict[str, list[float]] = {"random": [], "expert": []}
+    fine = 0
     for seed in range(12):
         random_seat = Role.CAPTAIN if seed % 2 else Role.BOX
         bots = {random_seat: seeded_random_bot(seed), random_seat.opponent: expert_bot}
@@ -298,9 +315,11 @@ def test_random_play_loses_clearly_more_than_the_expert() -> None:
         played = records_module.played_hands(hand.record())
         for d in review_hands(played, seed=seed, evaluator=quick).decisions:
             losses["random" if d.role is random_seat else "expert"].append(d.loss)
+            fine += d.role is not random_seat and d.rating.fine
     random_loss = sum(losses["random"]) / len(losses["random"])
     expert_loss = sum(losses["expert"]) / len(losses["expert"])
     assert random_loss > 3 * expert_loss, (random_loss, expert_loss)
+    assert fine >= 0.75 * len(losses["expert"]), (fine, len(losses["expert"]))
 
 
 # -- stability --------------------------------------------------------------------------
@@ -430,7 +449,7 @@ def test_the_compiled_playout_agrees_with_the_pure_one() -> None:
         import box_gin._speedups as speedups
     except ImportError:
         pytest.skip("the compiled extension is not built (no C compiler at install)")
-    if not hasattr(speedups, "finish_each"):
+    if getattr(speedups, "PLAYOUT", None) != playout.PLAYOUT:
         pytest.skip("the compiled extension was built from an older _speedups.c")
     fast = playout.compiled_finish_each(speedups.finish_each)
     compared = 0

@@ -150,7 +150,8 @@ def review_hand(played: PlayedHand, seats: set[str] | None = None, seed: int = 0
         if (seats is None or player in seats) and len(hand.legal_actions()) > 1:
             view = hand.view(role)
             evaluation = evaluator(view, seed=decision_seed(seed, played.game, played.number,
-                                                            step), doubled=hand.doubled)
+                                                            step), doubled=hand.doubled,
+                                   played=action)
             loss = evaluation.loss(action)
             decisions.append(Decision(
                 played.game, played.number, step, player, role, hand.phase, hand.stock_size,

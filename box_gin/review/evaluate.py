@@ -45,7 +45,7 @@ MIN_WORLDS = 48
 MAX_WORLDS = 960
 #: The best action is separated from the second when their mean difference exceeds this
 #: many standard errors of the paired differences ...
-SEPARATION = 2.5
+SEPARATION = 3.0
 #: ... and the two are a tie once the difference is surely (by the same margin of
 #: standard errors) less than this many points.
 TIE_MARGIN = 0.5
@@ -201,13 +201,18 @@ def _stats(totals: list[int], squares: list[int], n: int, best: int, other: int,
 
 def evaluate(view: SeatView, *, seed: int = 0, doubled: bool = False,
              exact_limit: int = EXACT_LIMIT, min_worlds: int = MIN_WORLDS,
-             max_worlds: int = MAX_WORLDS, batch: int = BATCH) -> Evaluation:
+             max_worlds: int = MAX_WORLDS, batch: int = BATCH,
+             played: Action | None = None) -> Evaluation:
     """The expected points of each legal action of ``view``'s seat (see the module's
-    docstring).  The same view and seed give the same values."""
+    docstring).  The same view and seed give the same values.  With ``played`` (the
+    action the seat played), sampling also goes on until the best action is separated
+    from that one too, or the two are a tie: the loss a review reads is then measured,
+    not left to the noise of the first batches."""
     pos = position(view, doubled)
     actions = list(view.legal_actions)
     codes = [action_code(a) for a in actions]
     m = len(actions)
+    mine = -1 if played is None else _index(actions, played)
     totals, squares = [0] * m, [0] * m
     cross = [[0] * m for _i in range(m)]
     n = 0
@@ -236,11 +241,12 @@ def evaluate(view: SeatView, *, seed: int = 0, doubled: bool = False,
             if m < 2 or n < min_worlds:
                 continue
             b, o = _top_two(totals)
-            mean, se = _stats(totals, squares, n, b, o, _symmetric(cross))
-            if mean > SEPARATION * se and mean > 0:
-                separated = True
-                break
-            if mean + SEPARATION * se < TIE_MARGIN:
+            full = _symmetric(cross)
+            mean, se = _stats(totals, squares, n, b, o, full)
+            separated = mean > SEPARATION * se and mean > 0
+            if not (separated or mean + SEPARATION * se < TIE_MARGIN):
+                continue
+            if mine in (-1, b, o) or _resolved(*_stats(totals, squares, n, b, mine, full)):
                 break
     values: list[ActionValue] = []
     full = _symmetric(cross)
@@ -252,6 +258,21 @@ def evaluate(view: SeatView, *, seed: int = 0, doubled: bool = False,
         b, o = _top_two(totals)
         separated = totals[b] > totals[o]
     return Evaluation(view.role, tuple(values), n, exact, separated)
+
+
+def _resolved(mean: float, se: float) -> bool:
+    """Whether a paired difference is surely positive, or surely below the tie margin."""
+    return (mean > SEPARATION * se and mean > 0) or mean + SEPARATION * se < TIE_MARGIN
+
+
+def _index(actions: list[Action], played: Action) -> int:
+    """The place of ``played`` among ``actions`` (by kind and card, as
+    :meth:`Evaluation.of` matches it)."""
+    for i, a in enumerate(actions):
+        if a.kind is played.kind and a.card == played.card:
+            return i
+    raise IllegalActionError(
+        _("{action}: not one of the legal actions of this decision").format(action=played))
 
 
 def _top_two(totals: list[int]) -> tuple[int, int]:
