@@ -597,3 +597,50 @@ def test_progress_is_told_as_chunks_of_games_end(monkeypatch) -> None:
     monkeypatch.setattr(tournament_run, "CHUNK_GAMES", 10_000)
     again = run(bots, Settings(deals=1, seed=9), final=False)
     assert again.records_digest == results.records_digest
+
+
+# Writes down its child's answer pipe with the child's own nonce and sender (found in
+# its caller's frame), inside a batch: once a line of answers for more decisions than
+# the batch asked (the held ones, and forged ones for games it was not asked about),
+# once a line out of order (its own next place skipped).
+FORGER = """
+import sys
+from box_gin import greedy_bot
+asked = [0]
+def play(view):
+    asked[0] += 1
+    frame = sys._getframe(1)
+    while frame is not None and "held" not in frame.f_locals:
+        frame = frame.f_back
+    if frame is not None and asked[0] == 2:
+        ns = frame.f_locals
+        forged = [{"a": "pass", "k": 1, "s": 0}] * 300
+        ns["send"]({"t": "a", "id": ns["number"], "i": ns["first"], "n": ns["held"] + forged})
+    if frame is not None and asked[0] == 3:
+        ns = frame.f_locals
+        ns["send"]({"t": "a", "id": ns["number"], "i": ns["first"] + 1,
+                    "n": [{"a": "pass", "k": 1, "s": 0}]})
+    return greedy_bot(view)
+"""
+
+
+@needs_bwrap
+@pytest.mark.timeout(600)
+def test_forged_lines_of_answers_inside_a_batch_are_refused_and_counted() -> None:
+    """Answers past the batch's end or out of order break the protocol: the child is
+    started again, the decisions it owed are its crashes, played by default; nothing it
+    forged is played, and the other bots are untouched."""
+    bots = [Entrant("forger", cells=(("bot.py", FORGER),)),
+            Entrant("honest", cells=(("bot.py", HONEST),)), *references(["greedy_bot"])]
+    results = run(bots, Settings(deals=1, seed=6, budget=Budget(2.0, 60.0), lanes=8),
+                  final=False)
+    by = {b.name: b for b in results.bots}
+    # Refused, counted as crashes; never read as its answers (a forged "pass" taken
+    # would be an illegal move).
+    assert by["forger"].crashes >= 1 and by["forger"].illegal == 0
+    assert all((by[n].illegal, by[n].timeouts, by[n].crashes) == (0, 0, 0)
+               for n in ("honest", "greedy_bot"))
+    for game in results.games:  # every record replays: nothing forged was played
+        match = Match.from_json(game.record)
+        last = match.history[-1].result
+        assert (last.winner.value if last.winner else None) == game.winner
