@@ -7,13 +7,15 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from box_gin import Card, best_melds
 from box_gin.katas import BY_NAME, CASE_KATAS, KATAS, check
-from box_gin.katas.core import Raised, Returned, cards_of, fmt, problem
+from box_gin.katas.core import Kata, Raised, Returned, cards_of, fmt, problem
 from box_gin.katas.feedback import CheckResult, engine_uses, run_check
 from box_gin.katas.wire import Opaque, decode, encode
 from box_gin.melds import is_run as engine_is_run
@@ -187,17 +189,26 @@ def test_the_engines_card_value_is_hidden_while_card_value_runs():
     assert Card.parse("KH").value == 10  # and is back afterwards
 
 
+@contextmanager
+def call_timeout(name: str, seconds: float) -> Iterator[Kata]:
+    """The kata ``name`` with a call's time shortened to ``seconds`` (a loop then costs
+    the test little), put back after."""
+    kata = BY_NAME[name]
+    before = kata.call_timeout
+    object.__setattr__(kata, "call_timeout", seconds)
+    try:
+        yield kata
+    finally:
+        object.__setattr__(kata, "call_timeout", before)
+
+
 def test_an_infinite_loop_times_out_in_the_notebook():
     def is_drawn(stock_size, knocked):
         while True:
             pass
 
-    kata = BY_NAME["is_drawn"]
-    object.__setattr__(kata, "call_timeout", 0.2)
-    try:
+    with call_timeout("is_drawn", 0.2) as kata:
         result = run_check(is_drawn, kata)
-    finally:
-        object.__setattr__(kata, "call_timeout", 2.0)
     assert not result.passed and "did not finish" in result.feedback()
 
 
@@ -213,12 +224,8 @@ def test_a_function_that_runs_out_of_time_is_run_no_more():
                 pass
         return not knocked and stock_size <= 2
 
-    kata = BY_NAME["is_drawn"]
-    object.__setattr__(kata, "call_timeout", 0.2)
-    try:
+    with call_timeout("is_drawn", 0.2) as kata:
         result = run_check(is_drawn, kata)
-    finally:
-        object.__setattr__(kata, "call_timeout", 2.0)
     assert len(calls) == 3
     assert not result.passed and "did not finish" in result.feedback()
     assert result.failure is not None and result.failure.args == calls[2]
@@ -431,11 +438,7 @@ def test_a_wait_in_the_notebook_is_not_a_time_out_but_computing_too_long_is():
         while True:
             pass
 
-    kata = BY_NAME["is_drawn"]
-    object.__setattr__(kata, "call_timeout", 0.3)
-    try:
+    with call_timeout("is_drawn", 0.3) as kata:
         waited, computed = run_check(waits, kata), run_check(computes, kata)
-    finally:
-        object.__setattr__(kata, "call_timeout", 2.0)
     assert calls[0] > 1 and waited.passed, waited.feedback()
     assert not computed.passed and "did not finish" in computed.feedback()
