@@ -45,8 +45,9 @@ def misplaced_signs(page: str) -> list[tuple[str, str]]:
     return bad
 
 
-@pytest.fixture(scope="module")
-def hebrew_page() -> str:
+def hebrew_review_page() -> str:
+    """The review page, in Hebrew, of a hand of the expert against a random bot (few
+    worlds: the values do not matter here, their signs do)."""
     hand = Hand.deal(seed=51)
     bots = {"captain": expert_bot, "box": seeded_random_bot(1)}
     while not hand.is_over:
@@ -57,6 +58,11 @@ def hebrew_page() -> str:
     with using("he"):
         review = review_hands(played_hands(hand.record()), seed=1, evaluator=quick)
         return review_page(review, "review")
+
+
+@pytest.fixture(scope="module")
+def hebrew_page() -> str:
+    return hebrew_review_page()
 
 
 def test_a_signed_number_keeps_its_sign_on_its_left_in_hebrew(hebrew_page: str) -> None:

@@ -31,9 +31,9 @@ from .simple import Advice, require_turn
 _ALL = (1 << 52) - 1
 
 
-def _neighbours(index: int) -> int:
-    """The cards that meld with the card of ``index``: its rank, and its suit at two
-    ranks either side."""
+def neighbours(index: int) -> int:
+    """The cards that meld with the card of ``index``, as a mask: its rank, and its suit
+    at two ranks either side (the review's rollout keeps such cards too)."""
     rank, suit = index % 13, index // 13
     out = 0
     for s in range(4):
@@ -43,7 +43,7 @@ def _neighbours(index: int) -> int:
     return out & ~(1 << index)
 
 
-_NEAR = [_neighbours(i) for i in range(52)]
+_NEAR = [neighbours(i) for i in range(52)]
 _VALUE_OF = [min(i % 13 + 1, 10) for i in range(52)]
 
 

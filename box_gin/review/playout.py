@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from itertools import product
 
 from .. import kernels
+from ..bots.expert import neighbours
 from ..kernels import best, discard_table, least_after, melded_after_sets, min_deadwood, sets_of
 from ..rules import DRAW_AT_STOCK, Rules
 
@@ -61,19 +62,8 @@ _VALUE = [min(i % 13 + 1, 10) for i in range(52)]  # a card's value by index
 KEEP_CONNECTED = 2
 
 
-def _neighbours(index: int) -> int:
-    """The cards that meld with the card of ``index``: its rank, and its suit at two
-    ranks either side (the expert's neighbours)."""
-    rank, suit = index % 13, index // 13
-    out = 0
-    for s in range(4):
-        out |= 1 << (s * 13 + rank)
-    for r in range(max(0, rank - 2), min(12, rank + 2) + 1):
-        out |= 1 << (suit * 13 + r)
-    return out & ~(1 << index)
-
-
-_NEAR = [_neighbours(i) for i in range(52)]
+#: The cards that meld with each card (the expert's neighbours), by index.
+_NEAR = [neighbours(i) for i in range(52)]
 
 
 def card_value(index: int) -> int:

@@ -5,18 +5,18 @@ to show that the measure catches a sign drawn at the wrong end."""
 
 from __future__ import annotations
 
-import functools
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from box_gin import Hand, expert_bot
-from box_gin.bots.simple import seeded_random_bot
-from box_gin.i18n import LRI, PDI, using
-from box_gin.review import evaluate, played_hands, review_hands
-from box_gin.review.page import review_page
+from box_gin.i18n import LRI, PDI
 
 pytestmark = pytest.mark.browser
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from test_review_rtl import hebrew_review_page  # noqa: E402
 
 #: For each signed number in a text node: the node's text, the left edge of its sign and
 #: the left edge of its first digit, as drawn.
@@ -35,21 +35,8 @@ SIGNS_JS = r"""() => {
 }"""
 
 
-def _page() -> str:
-    hand = Hand.deal(seed=51)
-    bots = {"captain": expert_bot, "box": seeded_random_bot(1)}
-    while not hand.is_over:
-        role = hand.to_play
-        assert role is not None
-        hand.apply(bots[role.value](hand.view(role)))
-    with using("he"):
-        review = review_hands(played_hands(hand.record()), seed=1,
-                              evaluator=functools.partial(evaluate, max_worlds=96))
-        return review_page(review, "review")
-
-
 def test_signs_are_drawn_left_of_their_numbers_in_hebrew(page: Any) -> None:
-    text = _page()
+    text = hebrew_review_page()
     page.set_content(text)
     signs = page.evaluate(SIGNS_JS)
     assert len(signs) >= 20
