@@ -171,7 +171,7 @@ def _situations(kind: str) -> set[tuple[str, ...]]:
     for deal in all_deals(kind, seed=0):
         hand = deal.hand()
         judged = Role.CAPTAIN if deal.seat is Role.SITTER else deal.seat
-        while not hand.is_over:
+        while hand.to_play is not None:
             view = hand.view(hand.to_play)
             if hand.to_play is judged:
                 kinds = {a.kind for a in view.legal_actions}

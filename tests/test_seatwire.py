@@ -24,7 +24,7 @@ def _views(hands: int) -> list:
         hand = Hand.deal(rules, seed=n)
         while True:
             out += [hand.view(role) for role in ("box", "captain", "sitter")]
-            if hand.is_over:
+            if hand.to_play is None:
                 break
             view = hand.view(hand.to_play)
             hand.apply(greedy_bot(view) if n % 2 else rng.choice(view.legal_actions))
