@@ -511,10 +511,13 @@ def test_check_enforces_a_decisions_cpu_time_and_the_clocks_safety():
             return greedy_bot(view)
         return play
 
-    timing = Timing(decision=0.05, wall=0.5, total=30, total_wall=60)
-    slow = legality(computes, "play", hands=0, timing=timing).fault
+    # The computing decision's clock safety is far above its CPU time: on a machine so
+    # busy that this process gets a tenth of a core, its CPU timer still rings first.
+    computing = Timing(decision=0.05, wall=10, total=30, total_wall=60)
+    slow = legality(computes, "play", hands=0, timing=computing).fault
     assert slow is not None and slow.reason == "slow" and slow.values["took"] >= 0.05
     assert "CPU time" in slow.why
+    timing = Timing(decision=0.05, wall=0.5, total=30, total_wall=60)
     stalled = legality(sleeps(5), "play", hands=0, timing=timing).fault
     assert stalled is not None and stalled.reason == "stalled"
     napping = Timing(decision=0.05, wall=5, total=30, total_wall=60)
