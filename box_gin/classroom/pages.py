@@ -99,10 +99,11 @@ def page(title: str, body: str, lang: str, *, ws: str = "", seq: int = 0,
     """A whole page: ``body`` in ``<main id="bg-page">``, the language links at its foot
     (first the table, on a phone's small screen), and the script when the page has a
     websocket (``ws``, its path); ``seat``: a seat's page, whose focus the script keeps
-    on the next move, and which says so when its place is given to another browser."""
+    on the next move, and which says so when the teacher gives its place to someone else
+    (another browser, or a bot)."""
     direction = "rtl" if is_rtl(lang) else "ltr"
-    gone = _("This place was given to another browser: reload the page to see where you "
-             "can sit.") if seat else ""
+    gone = _("The teacher gave this place to someone else: reload the page to see where "
+             "you can sit.") if seat else ""
     marks = f' data-seat="1" data-gone="{esc(gone)}"' if seat else ""
     links = " ".join(
         f'<a href="{esc(here)}?lang={code}" lang="{code}" hreflang="{code}"'

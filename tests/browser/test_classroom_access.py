@@ -232,7 +232,7 @@ def test_a_place_freed_by_the_teacher_is_retaken_from_a_new_browser(
     teacher.screenshot(path=str(SCREENSHOTS / "access-freed.png"))
     # The old browser is closed out: its socket goes, and a reload finds no seat.
     old.wait_for_function("() => document.getElementById('bg-page').dataset.online === '0'")
-    old.locator("#bg-error", has_text="given to another browser").wait_for()
+    old.locator("#bg-error", has_text="gave this place to someone else").wait_for()
     old.reload()
     assert "/join/" in old.url
     # The new browser opens the link: Zoe's place, with Zoe's cards.

@@ -193,7 +193,7 @@ def test_a_bot_takes_a_learners_place_and_a_closed_table_takes_no_one(
     form.locator("button").click()
     teacher.wait_for_url(f"**/teacher/t/{code}")
     # Yan's browser is closed out; the others see Yan played by a bot.
-    pages["Yan"].locator("#bg-error", has_text="given to another browser").wait_for()
+    pages["Yan"].locator("#bg-error", has_text="gave this place to someone else").wait_for()
     pages["Zoe"].locator(".bg-roles", has_text="Yan (bot)").wait_for()
     teacher.locator(f'form[action="/teacher/t/{code}/close"] button').click()
     teacher.wait_for_url(f"**/teacher/t/{code}")
