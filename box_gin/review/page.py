@@ -28,22 +28,40 @@ REVIEW_STYLE = RATING_STYLE + """<style>
 :root{--ink:#111;--muted:#555;--line:#bbb}
 *{box-sizing:border-box}
 body{font:17px/1.45 system-ui,sans-serif;color:var(--ink);background:#fff;margin:0 auto;
- max-width:1300px;padding:1em 1.4em}
+ max-width:1300px;padding:1em 1.4em;overflow-wrap:break-word}
 h1{font-size:1.8em;margin:.2em 0}h2{font-size:1.4em;margin:1.3em 0 .4em;
  border-bottom:3px solid var(--ink)}
+.bg-scroll{max-width:100%;overflow-x:auto;margin:.3em 0 1em;background:
+ linear-gradient(to right,#fff 40%,#fff0) left/2.5em 100% no-repeat local,
+ linear-gradient(to left,#fff 40%,#fff0) right/2.5em 100% no-repeat local,
+ radial-gradient(farthest-side at 0 50%,#0005,#0000) left/1em 100% no-repeat scroll,
+ radial-gradient(farthest-side at 100% 50%,#0005,#0000) right/1em 100% no-repeat scroll}
+.bg-scroll:focus-visible{outline:3px solid #1f6feb;outline-offset:2px}
 table.bg-review{border-collapse:collapse;width:100%}
+.bg-review td.bg-hand{min-width:12.5em}.bg-review td.bg-why{min-width:11em}
 .bg-review th,.bg-review td{border-bottom:1px solid var(--line);padding:.3em .45em;
  text-align:start;vertical-align:top}
 .bg-review td.bg-num{text-align:end;font-variant-numeric:tabular-nums;white-space:nowrap}
 .bg-alts{margin:0;padding:0;list-style:none;font-size:.9em}
-.bg-alts li{white-space:nowrap}.bg-alts .bg-chosen{font-weight:bold}
+.bg-alts{min-width:9em}.bg-alts li{padding-inline-start:.8em;text-indent:-.8em}
+.bg-alts .bg-val{white-space:nowrap}.bg-alts .bg-chosen{font-weight:bold}
 .bg-note{color:var(--muted)}
 .bg-review .bg-card{font-size:.7em}
+@media (max-width:600px){body{font-size:16px;padding:.6em .8em}h1{font-size:1.5em}
+ h2{font-size:1.25em}}
 </style>"""
 
 
 def _h(text: object) -> str:
     return html.escape(str(text))
+
+
+def scrolling(table: str, labelled_by: str) -> str:
+    """``table`` in a region of its own that scrolls sideways when the screen is narrower
+    (shadows at its edges show there is more), focusable so that a keyboard scrolls it
+    too, named by the heading ``labelled_by``."""
+    return (f'<div class="bg-scroll" tabindex="0" role="region" '
+            f'aria-labelledby="{_h(labelled_by)}">{table}</div>')
 
 
 def rating_html(rating: Rating) -> str:
@@ -69,7 +87,8 @@ def _alternatives(d: Decision) -> str:
     for v in d.evaluation.ranked:
         chosen = v.action.kind is d.played.kind and v.action.card == d.played.card
         cls = ' class="bg-chosen"' if chosen else ""
-        items.append(f"<li{cls}>{_h(reisolate(v.action.label))}: {_h(signed(v.value))}</li>")
+        items.append(f"<li{cls}>{_h(reisolate(v.action.label))}: "
+                     f'<span class="bg-val">{_h(signed(v.value))}</span></li>')
     return f'<ul class="bg-alts">{"".join(items)}</ul>'
 
 
@@ -86,11 +105,11 @@ def decisions_table(decisions: tuple[Decision, ...]) -> str:
         rows.append(
             f'<tr id="g{d.game}-h{d.number}-s{d.step}"><th scope="row">{d.step + 1}</th>'
             f"<td>{_h(who)}</td><td class=\"bg-num\">{d.stock_size}</td>"
-            f"<td>{cards_html(d.cards, style=False)}{top}</td>"
+            f'<td class="bg-hand">{cards_html(d.cards, style=False)}{top}</td>'
             f"<td>{_h(reisolate(d.played.label))}</td><td>{rating_html(d.rating)}</td>"
             f'<td class="bg-num">{_h(format_number(d.loss, 1))}</td>'
             f"<td>{_h(reisolate(d.best.label))}</td><td>{_alternatives(d)}</td>"
-            f"<td>{_h(reisolate(d.reason))}</td></tr>")
+            f'<td class="bg-why">{_h(reisolate(d.reason))}</td></tr>')
     return f'<table class="bg-review">{"".join(rows)}</table>'
 
 
@@ -99,7 +118,8 @@ def review_page(review: Review, title: str) -> str:
     lang = get_language()
     direction = "rtl" if is_rtl(lang) else "ltr"
     out = [f'<!doctype html><html lang="{_h(lang)}" dir="{direction}"><head>'
-           f'<meta charset="utf-8"><meta name="viewport" content="width=device-width">'
+           '<meta charset="utf-8">'
+           '<meta name="viewport" content="width=device-width, initial-scale=1">'
            f"<title>{_h(title)}</title>{REVIEW_STYLE}{STYLE}</head><body>"]
     out.append(f"<h1>{_h(title)}</h1>")
     out.append('<p class="bg-note">' + _h(_(
@@ -109,7 +129,7 @@ def review_page(review: Review, title: str) -> str:
         "decision gave up against the best action.").format(seed=review.seed)) + "</p>")
     summary = _("Summary")
     out.append(f'<h2 id="summary">{_h(summary)}</h2>')
-    out.append(summary_table(review.summaries()))
+    out.append(scrolling(summary_table(review.summaries()), "summary"))
     for reviewed in review.hands:
         p = reviewed.played
         out.append(f'<h2 id="g{p.game}-h{p.number}">'
@@ -121,7 +141,8 @@ def review_page(review: Review, title: str) -> str:
             _("The hand is not over.")
         out.append(f"<p>{_h(roles)}. {_h(result)}</p>")
         if reviewed.decisions:
-            out.append(decisions_table(reviewed.decisions))
+            out.append(scrolling(decisions_table(reviewed.decisions),
+                                 f"g{p.game}-h{p.number}"))
         else:
             none = _("No decision to review in this hand.")
             out.append(f'<p class="bg-note">{_h(none)}</p>')
