@@ -297,3 +297,33 @@ def test_the_classroom_on_a_phone(browser: Any, server: ServeProcess, lang: str)
                            full_page=True)
     _close(teacher, *pages.values())
     assert not errors, errors
+
+
+def test_the_projectors_qr_code_fills_its_box_at_1920x1080(browser: Any,
+                                                           server: ServeProcess) -> None:
+    """On a projector (1920x1080) the join code and the QR code fill the screen: the QR
+    code drawn most of the screen's height (its SVG scales with its box: a viewBox, no
+    fixed size), square, and wholly in the first screen."""
+    errors: list[str] = []
+    client = server.teacher()
+    try:
+        code = create_table(client, seed=8)
+    finally:
+        client.close()
+    teacher = _teacher(browser, server, "en", {"width": 1920, "height": 1080}, errors)
+    teacher.goto(f"{server.base}teacher/t/{code}/projector")
+    svg = teacher.locator(".bg-projector .bg-qr svg")
+    svg.wait_for()
+    assert svg.get_attribute("viewBox") and not svg.get_attribute("width")
+    box = svg.bounding_box()
+    drawn = teacher.evaluate(
+        "() => { const r = document.querySelector('.bg-projector .bg-qr svg')"
+        ".getBBox(); return [r.width, r.height]; }")
+    assert box is not None and box["height"] >= 0.6 * 1080, box
+    assert abs(box["width"] - box["height"]) <= 2, box
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 1080, box  # in the first screen
+    assert drawn[0] > 0 and drawn[1] > 0  # the code's modules are drawn, not an empty box
+    SCREENSHOTS.mkdir(exist_ok=True)
+    teacher.screenshot(path=str(SCREENSHOTS / "access-projector-1920.png"))
+    _close(teacher)
+    assert not errors, errors
