@@ -34,8 +34,8 @@ h1{font-size:1.8em;margin:.2em 0}h2{font-size:1.4em;margin:1.3em 0 .4em;
 .bg-scroll{max-width:100%;overflow-x:auto;margin:.3em 0 1em;background:
  linear-gradient(to right,#fff 40%,#fff0) left/2.5em 100% no-repeat local,
  linear-gradient(to left,#fff 40%,#fff0) right/2.5em 100% no-repeat local,
- radial-gradient(farthest-side at 0 50%,#0005,#0000) left/1em 100% no-repeat scroll,
- radial-gradient(farthest-side at 100% 50%,#0005,#0000) right/1em 100% no-repeat scroll}
+ linear-gradient(to right,#0004,#0000) left/.9em 100% no-repeat scroll,
+ linear-gradient(to left,#0004,#0000) right/.9em 100% no-repeat scroll}
 .bg-scroll:focus-visible{outline:3px solid #1f6feb;outline-offset:2px}
 table.bg-review{border-collapse:collapse;width:100%}
 .bg-review td.bg-hand{min-width:12.5em}.bg-review td.bg-why{min-width:11em}
