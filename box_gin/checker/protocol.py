@@ -24,6 +24,18 @@ from .staging import remove_tree
 
 #: The most a child may send in one line (bytes); more is an attack or a bug.
 MAX_LINE = 8 * 1024 * 1024
+#: The size asked for a child's stdin pipe (bytes): a whole batch of views fits, so the
+#: driver writes it at once and goes on with its work while the child reads.
+ORDERS_PIPE = 1 << 18
+
+
+def widen_pipe(fd: int, size: int = ORDERS_PIPE) -> None:
+    """Ask the kernel for a pipe of ``size`` bytes at ``fd`` (Linux); where it says no (a
+    user over the machine's pipe budget, another system), the pipe stays as it is."""
+    import fcntl
+
+    with suppress(OSError, AttributeError):
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, size)
 
 
 class ChildGone(Exception):
@@ -118,6 +130,7 @@ class Child:
         os.close(write_end)
         assert self.proc.stdin is not None
         self._write = self.proc.stdin.fileno()
+        widen_pipe(self._write)
         os.set_blocking(self._read, False)
         os.set_blocking(self._write, False)
         package = "/box/box_gin" if box.kind == "bubblewrap" else str(box.stage / "box_gin")

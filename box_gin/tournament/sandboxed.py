@@ -49,7 +49,7 @@ from typing import Any
 
 from ..checker.bots import BOT_CHILD, bot_sandbox
 from ..checker.caps import Limits
-from ..checker.protocol import ChildGone, Ready, answers
+from ..checker.protocol import ChildGone, Ready, answers, widen_pipe
 from ..checker.sandbox import Sandbox
 from ..checker.seatwire import encode
 from ..katas.specs.nb7_bots import cpu_timer
@@ -145,6 +145,7 @@ class SandboxedPlayer:
         self._read, self._nonce, self._buffer = read_end, nonce.encode(), bytearray()
         assert self._proc.stdin is not None
         self._write = self._proc.stdin.fileno()
+        widen_pipe(self._write)
         package = ("/box/box_gin" if self.box.kind == "bubblewrap"
                    else str(self.box.stage / "box_gin"))
         setup = {"nonce": nonce, "fd": write_end, "package": package, "cells": self.cells,
