@@ -142,7 +142,7 @@ lite: $(LITE_VENV)/.stamp-lite
 	$(LITE_PY) box_gin/tools/lite.py
 
 lite-test: lite $(VENV)/.stamp-test
-	$(BIN)/python -m pytest -p no:nbval -m lite tests/browser/test_lite.py
+	$(BIN)/python -m pytest -p no:nbval -m lite -rP tests/browser/test_lite.py
 
 clean:
 	rm -rf $(VENV) $(NBG) $(LITE_VENV) .mypy_cache .ruff_cache .hypothesis
