@@ -580,22 +580,21 @@ def test_a_flat_folder_of_learners_files_is_a_bot_a_file(tmp_path: Path) -> None
     assert [b.name for b in found.bots] == ["carol"] and not found.notes
 
 
-def test_progress_is_told_as_chunks_of_games_end(monkeypatch) -> None:
-    import importlib
-
-    # (box_gin.tournament.run, the attribute, is the function; the module is this one)
-    tournament_run = importlib.import_module("box_gin.tournament.run")
-    monkeypatch.setattr(tournament_run, "CHUNK_GAMES", 12)  # cut a small schedule finer
+def test_progress_is_told_game_by_game_and_the_cut_changes_no_game() -> None:
+    """Progress is told as each game ends, here and from worker processes (each worker
+    starts its bots' children once, never once a chunk); the same games whatever the
+    number of workers."""
     bots = [*references(["random_bot", "greedy_bot"]),
             *(Entrant(f"greedy_{i}", reference="greedy_bot") for i in range(3))]
     told: list[tuple[int, int]] = []
     results = run(bots, Settings(deals=1, seed=9), final=False,
                   progress=lambda done, total: told.append((done, total)))
-    assert len(told) > 1 and told[-1] == (len(results.games), len(results.games))
-    assert [d for d, _t in told] == sorted(d for d, _t in told)
-    # Cut finer or not, the same games.
-    monkeypatch.setattr(tournament_run, "CHUNK_GAMES", 10_000)
-    again = run(bots, Settings(deals=1, seed=9), final=False)
+    games = len(results.games)
+    assert told == [(n, games) for n in range(1, games + 1)]
+    told_by_workers: list[tuple[int, int]] = []
+    again = run(bots, Settings(deals=1, seed=9), jobs=2, final=False,
+                progress=lambda done, total: told_by_workers.append((done, total)))
+    assert told_by_workers == told
     assert again.records_digest == results.records_digest
 
 

@@ -439,10 +439,11 @@ class _Game:
 def play_games(specs: Iterable[GameSpec], players: Mapping[str, Player], *,
                rules: Rules = STANDARD, budget: Budget = Budget(),
                max_hands: int | None = 3, lanes: int = 128,
-               trusted: Iterable[str] = ()) -> list[GameResult]:
+               trusted: Iterable[str] = (),
+               done: Callable[[int], None] | None = None) -> list[GameResult]:
     """Play ``specs`` with ``players`` (by name), ``lanes`` games at a time; the results
     in the order of the specs.  ``trusted``: bots whose time is not held against them
-    (the reference bots, in this process).
+    (the reference bots, in this process); ``done(1)`` is told as each game ends.
 
     Each bot is asked for the decisions of every game waiting on it, in one batch, and
     has at most one batch out at a time.  The batches are answered in the order they
@@ -469,6 +470,8 @@ def play_games(specs: Iterable[GameSpec], players: Mapping[str, Player], *,
             game.play_default()
         results[game.spec.index] = game.result()
         running -= 1
+        if done is not None:
+            done(1)
 
     def start_games() -> None:
         nonlocal running

@@ -13,6 +13,7 @@ import concurrent.futures
 import hashlib
 import json
 import multiprocessing
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -90,10 +91,13 @@ def _players(entrants: Sequence[Entrant], needed: set[str], settings: Settings,
     return players
 
 
-def play_chunk(entrants: Sequence[Entrant], specs: Sequence[GameSpec], settings: Settings
-               ) -> list[GameResult]:
+def play_chunk(entrants: Sequence[Entrant], specs: Sequence[GameSpec], settings: Settings,
+               done: Callable[[int], None] | None = None) -> list[GameResult]:
     """Play ``specs`` in this process: the submissions' bots each in a sandboxed child
-    of its own (one sandbox for the chunk), the reference bots here."""
+    of its own (one sandbox for the chunk), the reference bots here; ``done(1)`` as each
+    game ends (else, in a worker of the local runner, its progress queue is told)."""
+    if done is None and _PROGRESS is not None:
+        done = _PROGRESS.put
     from ..checker.sandbox import open_sandbox
     from .sandboxed import bot_sandbox
 
@@ -108,7 +112,8 @@ def play_chunk(entrants: Sequence[Entrant], specs: Sequence[GameSpec], settings:
         return play_games(specs, players, rules=settings.rules, budget=settings.budget,
                           max_hands=settings.max_hands,
                           lanes=settings.lanes,
-                          trusted=[e.name for e in entrants if e.reference is not None])
+                          trusted=[e.name for e in entrants if e.reference is not None],
+                          done=done)
     finally:
         for p in players.values():
             p.close()
@@ -230,29 +235,47 @@ def summarise(entrants: Sequence[Entrant], games: Sequence[GameResult]) -> list[
 #: results of each part in the parts' order; ``done(n)``, when given, is called as
 #: each part of ``n`` games is played.
 Runner = Callable[..., list[list[GameResult]]]
-#: Games a chunk holds at least before the schedule is cut finer than one chunk a
-#: worker (so that progress can be said as chunks end; each chunk starts its bots' children).
-CHUNK_GAMES = 500
+#: In a worker process of the local runner: where it tells the games it has played.
+_PROGRESS: Any = None
+
+
+def _worker(queue: Any) -> None:
+    global _PROGRESS
+    _PROGRESS = queue
 
 
 def _local_runner(jobs: int) -> Runner:
+    """Play the parts here (one after the other, each starting its bots' children once),
+    or ``jobs`` at a time in worker processes; ``done(n)`` is told as games end, in
+    either case (the workers put each game on a queue that a thread here reads)."""
     def runner(entrants: list[Entrant], parts: list[list[GameSpec]], settings: Settings,
                done: Callable[[int], None] | None = None) -> list[list[GameResult]]:
         if jobs <= 1 or len(parts) <= 1:
-            out = []
-            for part in parts:
-                out.append(play_chunk(entrants, part, settings))
-                if done is not None:
-                    done(len(part))
-            return out
+            return [play_chunk(entrants, part, settings, done=done) for part in parts]
         context = multiprocessing.get_context("spawn")
-        with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
-            futures = {pool.submit(play_chunk, entrants, part, settings): len(part)
-                       for part in parts}
-            for future in concurrent.futures.as_completed(futures):
+        queue = context.Queue()
+        total = sum(len(p) for p in parts)
+
+        def tell() -> None:
+            for _ in range(total):
+                n = queue.get()
+                if n is None:
+                    return
                 if done is not None:
-                    done(futures[future])
-            return [f.result() for f in futures]
+                    done(n)
+
+        teller = threading.Thread(target=tell, daemon=True)
+        teller.start()
+        try:
+            with concurrent.futures.ProcessPoolExecutor(
+                    jobs, mp_context=context, initializer=_worker,
+                    initargs=(queue,)) as pool:
+                futures = [pool.submit(play_chunk, entrants, part, settings)
+                           for part in parts]
+                return [f.result() for f in futures]
+        finally:
+            queue.put(None)
+            teller.join(timeout=5)
 
     return runner
 
@@ -271,8 +294,9 @@ def run(entrants: Sequence[Entrant], settings: Settings | None = None, *, jobs: 
     if len(set(names)) != len(names):
         raise ValueError(f"two bots have the same name: {names}")
     specs = schedule(names, settings.deals, settings.seed)
-    pieces = min(8, max(1, len(specs) // CHUNK_GAMES))
-    parts = chunks(specs, (max(1, jobs) if runner is None else 4) * pieces)
+    # A part a worker (each starts its bots' children once); progress is told game by
+    # game whatever the cut.
+    parts = chunks(specs, max(1, jobs) if runner is None else 4)
     runner = runner or _local_runner(jobs)
     played = 0
 
