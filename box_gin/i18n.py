@@ -6,11 +6,12 @@ catalog falls back to English.  The language comes from :func:`set_language`, el
 ``BOX_GIN_LANG`` environment variable, else the system locale, else English.
 
 A sentence that shows a value says it the learner's way: :func:`format_number` and
-:func:`format_percent` (Babel, the language's separators: ``49,9 %``, ``2 140``),
-:func:`yes_no` for a truth value.  In a right-to-left language every card, formula, code
-span, file name and ``{placeholder}`` of a translation is wrapped in a left-to-right
-isolate (:func:`isolate_ltr`), so that ``K♦`` or ``26 − 4 = 22`` keep their order
-inside Hebrew text; :func:`isolate` does the same for one value put into a line by code.
+:func:`format_percent` (CLDR's separators for the language, written as Babel writes
+them, without Babel: ``49,9 %``, ``2 140``), :func:`yes_no` for a truth value.  In a
+right-to-left language every card, formula, code span, file name and ``{placeholder}``
+of a translation is wrapped in a left-to-right isolate (:func:`isolate_ltr`), so that
+``K♦`` or ``26 − 4 = 22`` keep their order inside Hebrew text; :func:`isolate` does the
+same for one value put into a line by code.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from decimal import Decimal
 from pathlib import Path
 
 DOMAIN = "box_gin"
@@ -181,30 +183,55 @@ def _bidi(text: str) -> str:
 
 # --- values in sentences -----------------------------------------------------------------
 
-def _babel_locale() -> str:
-    return get_language()
+#: How each language writes a number, from CLDR (as Babel reads it): the decimal
+#: separator, the group separator (every three digits) and what follows a percentage.
+#: Written out here so that formatting a number needs no Babel (JupyterLite's kernel
+#: loads none); ``tests/test_i18n.py`` checks every entry against Babel's own formatting.
+#: A language without an entry (one without a catalog) writes numbers as English does.
+NUMBER_SYMBOLS: dict[str, tuple[str, str, str]] = {
+    "en": (".", ",", "%"),
+    "fr": (",", "\u202f", "\u00a0%"),
+    "hu": (",", "\u00a0", "%"),
+    "uk": (",", "\u00a0", "%"),
+    "id": (",", ".", "%"),
+    "he": (".", ",", "%"),
+}
 
 
-def _decimal(value: float, digits: int, digit: str) -> str:
-    """``value`` in the language in use, with ``digits`` places after the separator, each
-    a Babel pattern ``digit``: ``0`` always written, ``#`` only when not a trailing zero."""
-    from babel.numbers import format_decimal
+def _symbols() -> tuple[str, str, str]:
+    return NUMBER_SYMBOLS.get(get_language(), NUMBER_SYMBOLS["en"])
 
-    pattern = "#,##0" + ("." + digit * digits if digits > 0 else "")
-    return str(format_decimal(value, format=pattern, locale=_babel_locale()))
+
+def _decimal(value: float, digits: int, trailing_zeros: bool, scale: int = 0) -> str:
+    """``value`` (times ``10**scale``) in the language in use, rounded half to even to
+    ``digits`` places after the separator, written all (``trailing_zeros``) or without
+    trailing zeros: CLDR's ``#,##0.00`` and ``#,##0.##`` as Babel applies them."""
+    separator, group, _ = _symbols()
+    number = Decimal(str(value)).scaleb(scale)
+    negative = number.is_signed()
+    rounded = abs(number).normalize().quantize(Decimal(1).scaleb(-digits))
+    whole, _, fraction = f"{rounded:f}".partition(".")
+    grouped = whole[-3:]
+    whole = whole[:-3]
+    while whole:
+        grouped = whole[-3:] + group + grouped
+        whole = whole[:-3]
+    if not trailing_zeros:
+        fraction = fraction.rstrip("0")
+    return ("-" if negative else "") + grouped + (separator + fraction if fraction else "")
 
 
 def format_number(value: float, decimals: int = 0) -> str:
     """``value`` as the language in use writes it in a sentence, with ``decimals``
     digits after the separator: ``format_number(2140)`` is ``2,140`` in English,
     ``2 140`` in French; ``format_number(6.944, 2)`` is ``6.94`` / ``6,94``."""
-    return _decimal(value, decimals, "0")
+    return _decimal(value, decimals, trailing_zeros=True)
 
 
 def format_short(value: float, most: int = 2) -> str:
     """``value`` with at most ``most`` decimals and no trailing zero, as the language in
     use writes it: ``2``, ``0,25``, ``1,5`` in French (seconds, points)."""
-    return _decimal(value, most, "#")
+    return _decimal(value, most, trailing_zeros=False)
 
 
 def points(value: float) -> str:
@@ -216,13 +243,7 @@ def points(value: float) -> str:
 def format_percent(share: float, decimals: int = 1) -> str:
     """A share (0.499) as a percentage of the language in use, with ``decimals`` digits:
     ``49.9%`` in English, ``49,9 %`` in French."""
-    from babel import Locale
-    from babel.numbers import format_percent as babel_percent
-
-    pattern = str(Locale.parse(_babel_locale()).percent_formats[None].pattern)
-    if decimals > 0:
-        pattern = re.sub(r"0(?![0.])", "0." + "0" * decimals, pattern, count=1)
-    return str(babel_percent(share, format=pattern, locale=_babel_locale()))
+    return _decimal(share, decimals, trailing_zeros=True, scale=2) + _symbols()[2]
 
 
 def yes_no(value: bool | None) -> str:

@@ -8,6 +8,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from box_gin import i18n
 from box_gin.catalogs import extract, fields, problems, read
@@ -347,3 +349,57 @@ def test_numbers_the_kit_prints_are_written_the_learners_way() -> None:
     assert pages["en"][1].startswith("mean 38.5 of 41, median 38.5")
     assert "38,5" in pages["fr"][1] and "38.5" not in pages["fr"][1]
     assert "59.2" in pages["en"][2] and "59,2" in pages["fr"][2]
+
+
+# --- numbers without Babel -----------------------------------------------------------------
+
+def _babel_says(lang: str, value: float, digits: int, style: str) -> str:
+    """What Babel (CLDR's patterns) writes for ``value``: the reference the kit's own
+    formatting is held to."""
+    from babel import Locale
+    from babel.numbers import format_decimal, format_percent
+
+    if style == "percent":
+        pattern = str(Locale.parse(lang).percent_formats[None].pattern)
+        if digits:
+            pattern = re.sub(r"0(?![0.])", "0." + "0" * digits, pattern, count=1)
+        return str(format_percent(value, format=pattern, locale=lang))
+    digit = "0" if style == "number" else "#"
+    pattern = "#,##0" + ("." + digit * digits if digits else "")
+    return str(format_decimal(value, format=pattern, locale=lang))
+
+
+_FORMATS = {"number": i18n.format_number, "short": i18n.format_short,
+            "percent": i18n.format_percent}
+
+
+@settings(max_examples=300, deadline=None)
+@given(lang=st.sampled_from(i18n.LANGUAGES), style=st.sampled_from(sorted(_FORMATS)),
+       digits=st.integers(0, 3),
+       value=st.one_of(st.floats(-1e9, 1e9, allow_nan=False),
+                       st.integers(-10**7, 10**7).map(lambda n: n / 8),
+                       st.sampled_from([0.0, -0.0, 0.5, 2.5, -0.004, 1234.5, 0.4987])))
+def test_numbers_are_written_as_babel_writes_them_without_babel(
+        lang: str, style: str, digits: int, value: float) -> None:
+    """Every language's numbers, counts and percentages match CLDR's as Babel formats
+    them (its separators, rounding half to even, grouping, a percentage's sign), though
+    the kit formats them without Babel, which JupyterLite's kernel does not load."""
+    with i18n.using(lang):
+        assert _FORMATS[style](value, digits) == _babel_says(lang, value, digits, style)
+
+
+def test_every_language_has_its_number_symbols() -> None:
+    assert set(i18n.NUMBER_SYMBOLS) == set(i18n.LANGUAGES)
+
+
+def test_formatting_a_number_needs_no_babel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As in JupyterLite's kernel, where Babel is not loaded: importing it would fail."""
+    import gettext
+
+    for name in [m for m in sys.modules if m == "babel" or m.startswith("babel.")]:
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.setitem(sys.modules, "babel", None)
+    monkeypatch.setattr(i18n, "_catalog", lambda code: gettext.NullTranslations())
+    with i18n.using("fr"):
+        assert (i18n.format_number(2140.5, 1), i18n.format_percent(0.4987),
+                i18n.points(40.5)) == ("2\u202f140,5", "49,9\u00a0%", "40,5")

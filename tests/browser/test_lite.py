@@ -10,6 +10,8 @@ runs it after ``make lite``.  It uses build/lite as it is: build it first.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import re
 import sys
@@ -25,6 +27,7 @@ from playwright.sync_api import expect
 
 from box_gin import best_melds
 from box_gin.cards import Card
+from box_gin.i18n import set_language
 from box_gin.tools.kit import kit_files
 
 pytestmark = [pytest.mark.browser, pytest.mark.lite]
@@ -110,6 +113,29 @@ KERNEL_RUN_JS = """async code => {
   return out.join('');
 }"""
 
+#: Notebook 8's hand played by greedy bots and the box's decisions reviewed as the
+#: notebook does it (its widget): the last line says how long the review took; the
+#: first, what the notebook prints of the third decision (its numbers in the language's
+#: own writing, without Babel, which the lite kernel does not load).
+REVIEW_CODE = """
+import time
+from box_gin import Hand, greedy_bot
+from box_gin.i18n import format_number, set_language
+from box_gin.review.classify import signed
+from box_gin.widgets import ReviewWidget
+set_language("fr")
+hand = Hand.deal(seed=4)
+while not hand.is_over:
+    hand.apply(greedy_bot(hand.view(hand.to_play)))
+start = time.perf_counter()
+widget = ReviewWidget.from_hand(hand, seat="box", seed=1)
+seconds = time.perf_counter() - start
+decision = widget.decisions[2]
+print(len(widget.decisions), decision.played.label, "|", decision.rating.label,
+      *(f"{v.action.label} {signed(v.value)} ± {format_number(v.stderr, 1)}"
+        for v in decision.evaluation.ranked))
+print(round(seconds, 2))
+"""
 BEST_JS = """el => ({
   melds: [...el.querySelectorAll('.bg-meld')].map(m => m.dataset.meld),
   deadwood: [...el.querySelectorAll('.bg-deadwood .bg-card')].map(c => c.dataset.card)})"""
@@ -300,6 +326,20 @@ def test_notebook_and_kata_run_in_the_browser(lite_page: Any, site_url: str) -> 
     second = wait_output(page, checked, before)
     assert second.lstrip().startswith("✔ is_set"), second
     assert stderr_outputs(page) == []
+
+    # the review of a hand (notebook 8's), in Pyodide on the pure playouts: its time is
+    # said, never asserted (docs/review.md's JupyterLite figure comes from here)
+    said = page.evaluate(KERNEL_RUN_JS, REVIEW_CODE).strip().split("\n")
+    assert len(said) == 2, said
+    here = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(here):
+            exec(REVIEW_CODE, {})  # the same review here, on this machine's engine
+    finally:
+        set_language("en")
+    assert said[0] == here.getvalue().split("\n")[0], said
+    print(f"a seat's hand reviewed in Pyodide (pure playouts): {float(said[1]):.1f} s, "
+          f"{said[0].split()[0]} decisions")
 
 
 def wait_output(page: Any, index: int, old_count: int | None) -> str:
