@@ -66,35 +66,42 @@ _VALUE = [min(r + 1, 10) for r in range(13)]  # a card's value by rank index
 # ---------------------------------------------------------------------------
 # Tables over the 8,192 patterns of one suit (bit r: the card of rank r + 1).
 
+def _lowest(pattern: int) -> int:
+    """The rank index of the lowest card of a non-empty suit pattern."""
+    return (pattern & -pattern).bit_length() - 1
+
+
+#: _PATTERN_VALUE[p]: the total value of the cards of suit pattern p (each pattern's from
+#: the one without its lowest card: the tables are built at import, so they are cheap).
+_PATTERN_VALUE = [0] * 8192
+for _p in range(1, 8192):
+    _PATTERN_VALUE[_p] = _PATTERN_VALUE[_p & (_p - 1)] + _VALUE[_lowest(_p)]
+
+
 def _runs(pattern: int) -> int:
-    """The cards of a suit pattern that lie in stretches of three or more."""
-    keep, r = 0, 0
-    while r < 13:
-        if pattern >> r & 1:
-            start = r
-            while r < 13 and pattern >> r & 1:
-                r += 1
-            if r - start >= 3:
-                keep |= ((1 << (r - start)) - 1) << start
-        else:
-            r += 1
-    return keep
+    """The cards of a suit pattern that lie in stretches of three or more: each is one of
+    three held cards in a row (``starts`` marks the lowest of each such three)."""
+    starts = pattern & pattern >> 1 & pattern >> 2
+    return starts | starts << 1 | starts << 2
 
 
-def _value(pattern: int) -> int:
-    return sum(_VALUE[r] for r in range(13) if pattern >> r & 1)
+def _least_after_discard(pattern: int) -> int:
+    least = 1 << 20
+    rest = pattern
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        least = min(least, RUN_DEADWOOD[pattern ^ bit])
+    return least
 
 
 #: RUN_MELDED[p]: the cards of suit pattern p that lie in runs (stretches of 3 or more).
 RUN_MELDED = [_runs(p) for p in range(8192)]
 #: RUN_DEADWOOD[p]: the deadwood of suit pattern p when its runs are melded (no sets).
-RUN_DEADWOOD = [_value(p) - _value(RUN_MELDED[p]) for p in range(8192)]
+RUN_DEADWOOD = [_PATTERN_VALUE[p] - _PATTERN_VALUE[RUN_MELDED[p]] for p in range(8192)]
 #: LEAST_AFTER_DISCARD[p]: the least run-only deadwood of suit pattern p after one of its
 #: cards is discarded (a large number for the empty pattern, which has none to discard).
-LEAST_AFTER_DISCARD = [
-    min((RUN_DEADWOOD[p ^ (1 << r)] for r in range(13) if p >> r & 1), default=1 << 20)
-    for p in range(8192)
-]
+LEAST_AFTER_DISCARD = [_least_after_discard(p) for p in range(8192)]
 # _SET_REMOVALS[r][sm]: for rank index r held in the suits of 4-bit mask sm (three or
 # more), the 52-bit masks of the cards each choice of set there takes: no set first,
 # then each three-card set (in itertools.combinations order), then the four-card set.
@@ -106,8 +113,10 @@ _SET_REMOVALS = [
 ]
 #: TO_RANK_MAJOR[s][p]: suit s's pattern p spread into a rank-major mask (bit rank index
 # * 4 + suit), whose bits run in card order (rank, then suit).
-TO_RANK_MAJOR = [[sum(1 << (r * 4 + s) for r in range(13) if p >> r & 1) for p in range(8192)]
-                  for s in range(4)]
+TO_RANK_MAJOR = [[0] * 8192 for _s in range(4)]
+for _s, _spread in enumerate(TO_RANK_MAJOR):
+    for _p in range(1, 8192):
+        _spread[_p] = _spread[_p & (_p - 1)] | 1 << (_lowest(_p) * 4 + _s)
 #: The 52 cards in card order (rank, then suit): bit k of a rank-major mask.
 BY_RANK_MAJOR = tuple(BY_INDEX[(k % 4) * 13 + k // 4] for k in range(52))
 
