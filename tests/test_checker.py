@@ -16,7 +16,7 @@ import pytest
 from box_gin.checker.submissions import extract_cells, find_submissions
 from box_gin.cli import main
 from box_gin.katas import BY_NAME, KATAS
-from box_gin.katas.core import Raised
+from box_gin.katas.core import Raised, TimedOut
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "tests" / "submissions"
@@ -290,6 +290,9 @@ def test_a_hostile_child_message_cannot_break_the_parent():
     odd = decode_outcome({"raised": ["\n  ✔ passed", False, "x\n  why: fine"]})
     assert isinstance(odd, Raised) and odd.type_name == "Exception"
     assert odd.message == '"x\\n  why: fine"'
+    # a time-out says the limit the child kept; anything but a plain number is no time
+    assert [decode_outcome({"timeout": t}) for t in (0.75, 2, True, "9", -1.0, 1e9)] == [
+        TimedOut(0.75), TimedOut(2.0), *[TimedOut(0.0)] * 4]
     for garbage in ("garbage", {"ok": {"$f": "nan-ish"}}):
         broken = decode_outcome(garbage)
         assert isinstance(broken, Raised) and broken.type_name == "ProtocolError"

@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -451,3 +452,44 @@ def test_a_line_of_answers_is_taken_only_as_the_next_one_expected() -> None:
             answers(message, 4, 2, 5)
     with pytest.raises(ChildGone, match="malformed"):  # True == 1, but no place
         answers(line(i=True), 4, 1, 5)
+
+
+#: A learner's loop that catches what the CPU timer raises and computes on.
+STUBBORN = """
+def spin():
+    while True:
+        try:
+            while True:
+                pass
+        except BaseException:
+            continue
+"""
+
+
+@pytest.mark.parametrize("where", ["cell", "call"])
+def test_a_child_computing_past_its_cpu_limit_is_stopped_by_the_kernels_count(where):
+    """A loop that swallows its timer's exception is stopped once the kernel counts about
+    its CPU limit (protocol.CPU_FACTOR, CPU_SLACK), not at the wall clock's safety far
+    above it (here four minutes): the child's CPU time when stopped is its limit's."""
+    from box_gin.checker.protocol import CPU_FACTOR, CPU_SLACK, Child, ChildGone
+
+    limits = Limits(load_seconds=60, cell_seconds=0.3, kata_seconds=0.3, call_seconds=0.1)
+    cells = [("cell 1", STUBBORN + ("spin()\n" if where == "cell" else ""))]
+    setup = {"cells": cells, "skip": [], "functions": ["spin"], "cell_seconds": 0.3,
+             "hide": []}
+    box = open_sandbox("auto", limits=limits)
+    try:
+        child = Child(box, setup, limits, budget=time.monotonic() + 600)
+        try:
+            with pytest.raises(ChildGone, match="timeout"):
+                child.wait_ready()
+                child.run(1, "spin", [], [[]])
+            assert child.proc is not None
+            used = box.cpu_seconds(child.proc)
+            limit = limits.cell_seconds if where == "cell" else (
+                limits.kata_seconds + limits.call_seconds)
+            assert used is not None and used < limit * CPU_FACTOR + CPU_SLACK + 3, used
+        finally:
+            child.close()
+    finally:
+        box.close()

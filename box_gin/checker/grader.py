@@ -124,6 +124,8 @@ def decode_outcome(data: Any, params: Sequence[str] = ()) -> Outcome:
     ``params``: the kata's parameter names, to name an argument changed in place."""
     try:
         raw = data.get("raised") if isinstance(data, dict) else None
+        # Read before cleaning too: a float is made a text there.
+        timeout = data.get("timeout") if isinstance(data, dict) else None
         data = _plain(data)
         if isinstance(data, dict) and "ok" in data:
             changed = data.get("changed")
@@ -141,7 +143,6 @@ def decode_outcome(data: Any, params: Sequence[str] = ()) -> Outcome:
             text = message[:4 * MAX_TEXT] if isinstance(message, str) else ""
             return Raised(type_name(name), value_error is True, quoted(text) if text else "")
         if isinstance(data, dict) and "timeout" in data:
-            timeout = data["timeout"]
             return TimedOut(float(timeout) if isinstance(timeout, int | float) and not
                             isinstance(timeout, bool) and 0 <= timeout < 1e6 else 0.0)
     except (ValueError, TypeError, RecursionError, KeyError):

@@ -24,6 +24,14 @@ from .staging import remove_tree
 
 #: The most a child may send in one line (bytes); more is an attack or a bug.
 MAX_LINE = 8 * 1024 * 1024
+#: A child that computes past a limit its own CPU timer should have kept (a learner who
+#: switched the timer off, or catches what it raises) is stopped once the kernel counts
+#: this factor of the limit and :data:`CPU_SLACK` more seconds of its CPU time: a hanging
+#: loop costs its CPU limit, not the wall clock's safety far above it.
+CPU_FACTOR = 1.25
+CPU_SLACK = 0.5
+#: How often the kernel's count is read while a child computes (seconds).
+POLL = 0.05
 #: The size asked for a child's stdin pipe (bytes): a whole batch of views fits, so the
 #: driver writes it at once and goes on with its work while the child reads.
 ORDERS_PIPE = 1 << 18
@@ -114,6 +122,12 @@ class Child:
         self._out = bytearray()
         #: The child's stdin refused a write: it stopped reading (or died).
         self._broken = False
+        #: A line of the child's came: its process (not only bubblewrap's) is running.
+        self._heard = False
+        #: The CPU seconds the child may still use for what it computes now, as the
+        #: kernel counts them from :attr:`_cpu_from` (None: not watched, or not yet read).
+        self._cpu_cap: float | None = None
+        self._cpu_from: float | None = None
         read_end, write_end = os.pipe()
         self._read = read_end
         self.folder: str | None = None
@@ -152,6 +166,7 @@ class Child:
             line = bytes(self._buffer[:end])
             del self._buffer[:end + 1]
             if line.startswith(prefix):
+                self._heard = True
                 try:
                     message = json.loads(line[len(prefix):].decode("utf-8", "replace"))
                 except (ValueError, RecursionError) as exc:
@@ -159,10 +174,30 @@ class Child:
                 if isinstance(message, dict):
                     return message
 
+    def watch_cpu(self, seconds: float | None) -> None:
+        """From now, the child may compute ``seconds`` of CPU time (a limit its own timer
+        keeps) before the kernel's count stops it (:data:`CPU_FACTOR`); None: unwatched."""
+        self._cpu_cap = None if seconds is None else seconds * CPU_FACTOR + CPU_SLACK
+        self._cpu_from = None
+
+    def _over_cpu(self) -> bool:
+        """Whether the child computed past :meth:`watch_cpu`'s limit, by the kernel's
+        count (read once the child's own process runs; never where it is not known)."""
+        if self._cpu_cap is None or not self._heard or self.proc is None:
+            return False
+        now = self.box.cpu_seconds(self.proc)
+        if now is None:
+            return False
+        if self._cpu_from is None:
+            self._cpu_from = now
+        return now - self._cpu_from > self._cpu_cap
+
     def receive(self, seconds: float, accept: Callable[[dict[str, Any]], bool]
                 ) -> dict[str, Any]:
         """Send what is queued and read until a message ``accept`` takes, within
-        ``seconds`` and the submission's budget: one loop, one deadline."""
+        ``seconds`` and the submission's budget: one loop, one deadline; a child that
+        computes past its CPU limit (:meth:`watch_cpu`) is stopped as soon as the kernel
+        counts it."""
         deadline = min(time.monotonic() + seconds, self.budget)
         while True:
             message = self._lines()
@@ -176,8 +211,12 @@ class Child:
             writers = [self._write] if self._out and not self._broken else []
             # Once its stdin is closed, what the child sent before is still read first:
             # a child that died is found where it died, not where the write failed.
+            watched = self._cpu_cap is not None
+            if watched and self._over_cpu():
+                raise ChildGone("timeout")
             ready, writable, _x = select.select([self._read], writers, [],
-                                                0 if self._broken else left)
+                                                0 if self._broken else
+                                                min(left, POLL) if watched else left)
             if self._broken and not ready:
                 raise ChildGone("the child stopped reading")
             if writable:
@@ -206,9 +245,14 @@ class Child:
         def accept(message: dict[str, Any]) -> bool:
             if message.get("t") == "cell" and isinstance(message.get("i"), int):
                 self.current_cell = message["i"]
+                self.watch_cpu(self.limits.cell_seconds)  # each cell its own CPU time
             return message.get("t") == "ready"
 
-        message = self.receive(wall_seconds(self.limits.load_seconds), accept)
+        self.watch_cpu(self.limits.cell_seconds)
+        try:
+            message = self.receive(wall_seconds(self.limits.load_seconds), accept)
+        finally:
+            self.watch_cpu(None)
         self.current_cell = None
         return message
 
@@ -221,8 +265,12 @@ class Child:
         # The child keeps the limits in CPU seconds; here, only the wall-clock safety
         # (its batch's, and one more call's, which may be running when the batch's ends).
         seconds = wall_seconds(self.limits.kata_seconds) + wall_seconds(self.limits.call_seconds)
-        message = self.receive(seconds, lambda m: m.get(
-            "t") == "result" and m.get("id") == request_id)
+        self.watch_cpu(self.limits.kata_seconds + self.limits.call_seconds)
+        try:
+            message = self.receive(seconds, lambda m: m.get(
+                "t") == "result" and m.get("id") == request_id)
+        finally:
+            self.watch_cpu(None)
         outcomes = message.get("outcomes")
         if not isinstance(outcomes, list) or len(outcomes) != len(cases):
             raise ChildGone("a malformed answer")
