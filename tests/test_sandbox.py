@@ -18,7 +18,7 @@ from classroom import english
 from runas import NOBODY, open_copy, open_temp_folder, runtime
 
 from box_gin.checker.caps import Limits, SandboxError
-from box_gin.checker.cgroups import Cgroups
+from box_gin.checker.cgroups import CLOCK_TICKS, Cgroups, descendants
 from box_gin.checker.sandbox import Sandbox, open_sandbox
 from box_gin.checker.staging import STAGED, closed_folder
 from box_gin.checker.uids import lock_folder, uid_base, uid_processes
@@ -489,6 +489,38 @@ def test_a_child_computing_past_its_cpu_limit_is_stopped_by_the_kernels_count(wh
             limit = limits.cell_seconds if where == "cell" else (
                 limits.kata_seconds + limits.call_seconds)
             assert used is not None and used < limit * CPU_FACTOR + CPU_SLACK + 3, used
+        finally:
+            child.close()
+    finally:
+        box.close()
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="the kernel's count of waiting "
+                    "is read for a bubblewrap sandbox")
+def test_a_child_that_sleeps_instead_of_computing_is_stopped_by_the_kernels_count():
+    """A cell that sleeps is stopped once the child has waited protocol.IDLE seconds (the
+    kernel's count of its time neither on a CPU nor waiting for one), not at the wall
+    clock's safety (here 6.2 s, when its own timer would stop it)."""
+    from box_gin.checker.protocol import IDLE, Child, ChildGone
+
+    limits = Limits(load_seconds=60, cell_seconds=0.3)
+    setup = {"cells": [("cell 1", "import time\ntime.sleep(30)\n")], "skip": [],
+             "functions": [], "cell_seconds": 0.3, "hide": []}
+    box = open_sandbox("bubblewrap", limits=limits)
+    try:
+        child = Child(box, setup, limits, budget=time.monotonic() + 600)
+        try:
+            with pytest.raises(ChildGone, match="timeout"):
+                child.wait_ready()
+            assert child.proc is not None
+            # Its seconds waited since it started, all from the kernel's clocks: its age
+            # (the boot clock's now less its start) less its time on and queued for a CPU.
+            pid = descendants(child.proc.pid)[-1]
+            start = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+            age = float(Path("/proc/uptime").read_text().split()[0]) - start / CLOCK_TICKS
+            run, queued = (int(x) / 1e9 for x in
+                           Path(f"/proc/{pid}/schedstat").read_text().split()[:2])
+            assert age - run - queued < IDLE + 2, (age, run, queued)
         finally:
             child.close()
     finally:

@@ -24,12 +24,19 @@ from .staging import remove_tree
 
 #: The most a child may send in one line (bytes); more is an attack or a bug.
 MAX_LINE = 8 * 1024 * 1024
+#: The size asked for a child's answer pipe (bytes).
+ANSWERS_PIPE = 1 << 20
 #: A child that computes past a limit its own CPU timer should have kept (a learner who
 #: switched the timer off, or catches what it raises) is stopped once the kernel counts
 #: this factor of the limit and :data:`CPU_SLACK` more seconds of its CPU time: a hanging
 #: loop costs its CPU limit, not the wall clock's safety far above it.
 CPU_FACTOR = 1.25
 CPU_SLACK = 0.5
+#: Seconds a child may wait (asleep, or blocked on anything but the orders it is being
+#: sent) while it owes a cell or an answer, as the kernel counts it (the child's clock
+#: time neither on a CPU nor waiting for one: a busy machine adds none).  Honest code
+#: computes; a sleep, or a child whose protocol broke and waits for orders, does not.
+IDLE = 2.0
 #: How often the kernel's count is read while a child computes (seconds).
 POLL = 0.05
 #: The size asked for a child's stdin pipe (bytes): a whole batch of views fits, so the
@@ -128,7 +135,12 @@ class Child:
         #: kernel counts them from :attr:`_cpu_from` (None: not watched, or not yet read).
         self._cpu_cap: float | None = None
         self._cpu_from: float | None = None
+        #: The child's seconds waited when last read, and how many of them count.
+        self._waited: float | None = None
+        self._idle = 0.0
         read_end, write_end = os.pipe()
+        # A whole answer fits: an honest child never waits on the driver to read it.
+        widen_pipe(read_end, ANSWERS_PIPE)
         self._read = read_end
         self.folder: str | None = None
         self.proc: subprocess.Popen[bytes] | None = None
@@ -179,25 +191,33 @@ class Child:
         keeps) before the kernel's count stops it (:data:`CPU_FACTOR`); None: unwatched."""
         self._cpu_cap = None if seconds is None else seconds * CPU_FACTOR + CPU_SLACK
         self._cpu_from = None
+        self._waited, self._idle = None, 0.0
 
-    def _over_cpu(self) -> bool:
-        """Whether the child computed past :meth:`watch_cpu`'s limit, by the kernel's
-        count (read once the child's own process runs; never where it is not known)."""
+    def _over_cpu(self, writing: bool) -> bool:
+        """Whether the child computed past :meth:`watch_cpu`'s limit, or waited more than
+        :data:`IDLE` seconds, by the kernel's count (read once the child's own process
+        runs; never where it is not known).  Time waited while the driver still had
+        orders to write (``writing``) does not count: the child may be waiting for them."""
         if self._cpu_cap is None or not self._heard or self.proc is None:
             return False
-        now = self.box.cpu_seconds(self.proc)
+        both = self.box.waited_seconds(self.proc)
+        now = self.box.cpu_seconds(self.proc) if both is None else both[0]
         if now is None:
             return False
         if self._cpu_from is None:
             self._cpu_from = now
-        return now - self._cpu_from > self._cpu_cap
+        if both is not None:
+            if self._waited is not None and not writing:
+                self._idle += max(0.0, both[1] - self._waited)
+            self._waited = both[1]
+        return now - self._cpu_from > self._cpu_cap or self._idle > IDLE
 
     def receive(self, seconds: float, accept: Callable[[dict[str, Any]], bool]
                 ) -> dict[str, Any]:
         """Send what is queued and read until a message ``accept`` takes, within
         ``seconds`` and the submission's budget: one loop, one deadline; a child that
-        computes past its CPU limit (:meth:`watch_cpu`) is stopped as soon as the kernel
-        counts it."""
+        computes past its CPU limit (:meth:`watch_cpu`), or waits instead of computing, is
+        stopped as soon as the kernel counts it."""
         deadline = min(time.monotonic() + seconds, self.budget)
         while True:
             message = self._lines()
@@ -212,7 +232,7 @@ class Child:
             # Once its stdin is closed, what the child sent before is still read first:
             # a child that died is found where it died, not where the write failed.
             watched = self._cpu_cap is not None
-            if watched and self._over_cpu():
+            if watched and self._over_cpu(bool(self._out) and not self._broken):
                 raise ChildGone("timeout")
             ready, writable, _x = select.select([self._read], writers, [],
                                                 0 if self._broken else
