@@ -5,6 +5,7 @@
     python benchmarks/review.py --write    # ... and rewrite it in docs/review.md and
                                            # benchmarks/README.md
     python benchmarks/review.py --quick    # small sizes, a smoke run
+    python benchmarks/review.py --hands 30 # random against expert over 30 hands (120)
 
 1. Playouts of complete hands: the greedy rollout policy from the deal to the end, the
    compiled playout (``box_gin._speedups.finish_each``) and the pure one; OpenSpiel's
@@ -151,8 +152,10 @@ def stability(hands: int, reference: int) -> tuple[int, int]:
     """(decisions whose two best differ by more than a point by the reference, those of
     them where seeds 1 and 2 at the default settings pick the same best)."""
     clear = agree = 0
+    # The reference's worlds are many: the bias that cross-fitting removes is small next
+    # to its 1-point margin, and it is not paid for twice.
     deep = functools.partial(evaluate, exact_limit=0, min_worlds=reference,
-                             max_worlds=reference, batch=reference)
+                             max_worlds=reference, batch=reference, fresh=False)
     for seed in range(hands):
         hand = _greedy_hand(700 + seed)
         replay = Hand.deal(deck=hand.deck)
@@ -170,12 +173,12 @@ def stability(hands: int, reference: int) -> tuple[int, int]:
     return clear, agree
 
 
-def table(quick: bool) -> str:
+def table(quick: bool, hands: int | None = None) -> str:
     start = time.time()
     n = 200 if quick else 20_000
     rates = playout_rates(n)
     seconds = review_seconds(2 if quick else 10)
-    r, e, fine, decisions = random_against_expert(6 if quick else 120)
+    r, e, fine, decisions = random_against_expert(hands or (6 if quick else 120))
     clear, agree = stability(1 if quick else 12, 2000 if quick else 20_000)
     lines = [
         f"- **Date**: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; the run "
@@ -216,8 +219,8 @@ def table(quick: bool) -> str:
         row(f"one seat's decisions in a hand reviewed, {name}", f"{s:.2f} s", target,
             s <= 2 if name == "compiled" else None)
     row("random_bot's points lost per decision / expert_bot's",
-        f"{r / e:.1f}x ({r:.2f} / {e:.2f}, {decisions} decisions)", ">= 5x", r / e >= 5)
-    row("expert_bot's decisions rated best or good", f"{fine:.0%}", ">= 90%", fine >= 0.9)
+        f"{r / e:.2f}x ({r:.2f} / {e:.2f}, {decisions} decisions)", ">= 5x", r / e >= 5)
+    row("expert_bot's decisions rated best or good", f"{fine:.1%}", ">= 90%", fine >= 0.9)
     if clear:
         row("same best action under two seeds, where the two best differ by > 1 point",
             f"{agree / clear:.0%} ({agree} of {clear})", ">= 95%", agree >= 0.95 * clear)
@@ -228,8 +231,18 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--hands", type=int, default=None,
+                        help="random against expert over this many hands (default 120)")
+    parser.add_argument("--only-targets", action="store_true",
+                        help="measure random against expert only, print its figures")
     args = parser.parse_args()
-    text = table(args.quick)
+    if args.only_targets:
+        start = time.time()
+        r, e, fine, decisions = random_against_expert(args.hands or 120)
+        print(f"{r / e:.2f}x ({r:.3f} / {e:.3f}, {decisions} decisions), expert best or "
+              f"good {fine:.1%}, {time.time() - start:.0f} s")
+        return
+    text = table(args.quick, args.hands)
     print(text)
     if args.write:
         for path, mark in ((DOC, "bench"), (README, "review")):

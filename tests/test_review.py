@@ -200,6 +200,36 @@ def test_sampled_values_approach_the_exact_ones() -> None:
             assert sampled.of(action).value == pytest.approx(value, abs=0.5), str(action)
 
 
+def test_sampled_values_are_read_on_fresh_worlds_not_on_those_that_chose_the_best() -> None:
+    """Cross-fitting: the first k worlds of the seed choose the best action, the next k
+    value every action.  Worlds 0..k-1 alone and 0..2k-1 together, without
+    cross-fitting, tell what each set gives: the values are the second set's means, the
+    best is the first set's."""
+    checked = 0
+    views = []
+    for seed in (1, 2):
+        hand = _played(seed)
+        replay = Hand.deal(deck=hand.deck)
+        for step, (role, action) in enumerate(hand.history):
+            if len(replay.legal_actions()) > 1 and step % 4 == 0:
+                views.append(replay.view(role))
+            replay.apply(action)
+    for view in views[:8]:
+        for k in (48, 96):
+            kw = functools.partial(evaluate, view, seed=7, exact_limit=0, min_worlds=k,
+                                   max_worlds=k, batch=k)
+            crossed = kw(fresh_worlds=k)
+            first = kw(fresh=False)
+            both = evaluate(view, seed=7, fresh=False, exact_limit=0, min_worlds=2 * k,
+                            max_worlds=2 * k, batch=2 * k)
+            assert crossed.worlds == crossed.chosen_on == k
+            assert crossed.best.action == first.best.action
+            for v, one, two in zip(crossed.values, first.values, both.values, strict=True):
+                assert v.value == pytest.approx(2 * two.value - one.value, abs=1e-9)
+            checked += crossed.values != first.values
+    assert checked >= 12
+
+
 def test_splitmix64_matches_its_published_outputs() -> None:
     rng = SplitMix64(0)  # Vigna's splitmix64.c from the seed 0
     assert [rng.next() for _ in range(3)] == [

@@ -125,6 +125,7 @@ class Review:
                 "role": d.role.value, "phase": d.phase.value, "stock": d.stock_size,
                 "played": str(d.played), "best": str(d.best), "rating": d.rating.value,
                 "loss": d.loss, "reason": d.reason, "worlds": d.evaluation.worlds,
+                "chosen_on": d.evaluation.chosen_on,
                 "exact": d.evaluation.exact, "separated": d.evaluation.separated,
                 "values": [{"action": str(v.action), "value": v.value, "stderr": v.stderr}
                            for v in d.evaluation.values],

@@ -10,7 +10,11 @@ the hand's end (:mod:`.playout`); an action's value is its mean score, signed fo
 seat.  Every action meets the same worlds (common random numbers), so their differences
 are measured far more precisely than their values.  Worlds are added in batches until the
 best action is separated from the second (a paired test), or the two are shown to be
-within :data:`TIE_MARGIN` of each other, or :data:`MAX_WORLDS` is reached.
+within :data:`TIE_MARGIN` of each other, or :data:`MAX_WORLDS` is reached.  Sampled values
+are *cross-fitted*: those worlds only choose the best action; every action is then valued
+on as many fresh worlds (at least :data:`FRESH_WORLDS`), drawn after the choice, so that
+a loss is neither read on the worlds that made the best look best (the winner's curse)
+nor when a stopping rule found it large.
 
 >>> from box_gin import Hand
 >>> hand = Hand.deal(seed=3)
@@ -49,6 +53,9 @@ SEPARATION = 3.0
 #: ... and the two are a tie once the difference is surely (by the same margin of
 #: standard errors) less than this many points.
 TIE_MARGIN = 0.5
+#: Cross-fitted, the actions are valued on at least this many fresh worlds (no more than
+#: the most worlds asked for), however few chose the best.
+FRESH_WORLDS = 480
 
 _CODES = {
     ActionKind.TAKE: po.TAKE, ActionKind.PASS: po.PASS, ActionKind.DRAW_STOCK: po.DRAW_STOCK,
@@ -80,17 +87,26 @@ class Evaluation:
     exact: bool
     #: Whether the best action is surely better than the second (False: a tie).
     separated: bool
+    #: The place in :attr:`values` of the best action.
+    best_index: int = 0
+    #: How many worlds chose the best action: :attr:`worlds` again when the values are
+    #: exact, or were read on the same worlds; otherwise other worlds than those that
+    #: valued the actions (cross-fitting).
+    chosen_on: int = 0
 
     @property
     def best(self) -> ActionValue:
-        """The action of highest value (the first in legal order among equals)."""
-        top = max(v.value for v in self.values)
-        return next(v for v in self.values if v.value == top)
+        """The best action: the one of highest value on the worlds that chose it (the
+        first in legal order among equals).  Cross-fitted, another action's value on the
+        fresh worlds may come out a little higher: its loss is then 0."""
+        return self.values[self.best_index]
 
     @property
     def ranked(self) -> tuple[ActionValue, ...]:
-        """The actions from the best down (legal order among equals)."""
-        return tuple(sorted(self.values, key=lambda v: -v.value))
+        """The best action, then the others from the highest value down (legal order
+        among equals)."""
+        return (self.best, *sorted((v for i, v in enumerate(self.values)
+                                    if i != self.best_index), key=lambda v: -v.value))
 
     def of(self, action: Action) -> ActionValue:
         """The value of ``action`` (matched by kind and card: a knock's named lay-out is
@@ -202,12 +218,16 @@ def _stats(totals: list[int], squares: list[int], n: int, best: int, other: int,
 def evaluate(view: SeatView, *, seed: int = 0, doubled: bool = False,
              exact_limit: int = EXACT_LIMIT, min_worlds: int = MIN_WORLDS,
              max_worlds: int = MAX_WORLDS, batch: int = BATCH,
-             played: Action | None = None) -> Evaluation:
+             played: Action | None = None, fresh: bool = True,
+             fresh_worlds: int = FRESH_WORLDS) -> Evaluation:
     """The expected points of each legal action of ``view``'s seat (see the module's
     docstring).  The same view and seed give the same values.  With ``played`` (the
     action the seat played), sampling also goes on until the best action is separated
     from that one too, or the two are a tie: the loss a review reads is then measured,
-    not left to the noise of the first batches."""
+    not left to the noise of the first batches.  With ``fresh`` (the default) sampled
+    values are read on fresh worlds, as many as chose the best action and at least
+    ``fresh_worlds`` (or ``max_worlds`` if fewer); without, on the same worlds
+    (quicker, and biased: the best's lead over the others comes out too large)."""
     pos = position(view, doubled)
     actions = list(view.legal_actions)
     codes = [action_code(a) for a in actions]
@@ -229,12 +249,12 @@ def evaluate(view: SeatView, *, seed: int = 0, doubled: bool = False,
         n += 1
 
     exact = pos.deals <= exact_limit
+    rng = po.SplitMix64(seed)
     separated = False
     if exact:
         for world in pos.every_deal():
             play(world)
     else:
-        rng = po.SplitMix64(seed)
         while n < max_worlds:
             for _i in range(min(batch, max_worlds - n)):
                 play(pos.sample(rng))
@@ -248,16 +268,26 @@ def evaluate(view: SeatView, *, seed: int = 0, doubled: bool = False,
                 continue
             if mine in (-1, b, o) or _resolved(*_stats(totals, squares, n, b, mine, full)):
                 break
+    b = _top_two(totals)[0] if m else 0
+    chosen_on = n
+    if fresh and not exact and m > 1:
+        # Cross-fitting: the worlds above chose b; every action is valued again on as
+        # many fresh worlds (at least fresh_worlds, up to max_worlds), drawn on from the
+        # same generator after the choice.
+        totals, squares = [0] * m, [0] * m
+        cross = [[0] * m for _i in range(m)]
+        n = 0
+        for _i in range(max(chosen_on, min(fresh_worlds, max_worlds))):
+            play(pos.sample(rng))
     values: list[ActionValue] = []
     full = _symmetric(cross)
-    b = _top_two(totals)[0] if m else 0
     for i, action in enumerate(actions):
         se = 0.0 if exact or i == b else _stats(totals, squares, n, b, i, full)[1]
         values.append(ActionValue(action, totals[i] / max(n, 1), se))
     if exact and m > 1:
         b, o = _top_two(totals)
         separated = totals[b] > totals[o]
-    return Evaluation(view.role, tuple(values), n, exact, separated)
+    return Evaluation(view.role, tuple(values), n, exact, separated, b, chosen_on)
 
 
 def _resolved(mean: float, se: float) -> bool:
