@@ -334,7 +334,7 @@ def test_random_play_loses_clearly_more_than_the_expert() -> None:
     """Over a dozen hands, with few worlds: random_bot loses more than three times the
     points per decision that expert_bot loses, and most of the expert's decisions are
     best or good (the issue's 5x and 90% are benchmarks/review.py's, over 120 hands:
-    these dozen measure 3.9x and 83%)."""
+    these dozen measure 3.7x and 84%)."""
     quick = functools.partial(evaluate, max_worlds=240)
     losses: dict[str, list[float]] = {"random": [], "expert": []}
     fine = 0
