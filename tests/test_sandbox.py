@@ -20,12 +20,21 @@ from runas import NOBODY, open_copy, open_temp_folder, runtime
 from box_gin.checker.caps import Limits, SandboxError
 from box_gin.checker.cgroups import CLOCK_TICKS, Cgroups, descendants
 from box_gin.checker.sandbox import Sandbox, open_sandbox
-from box_gin.checker.staging import STAGED, closed_folder
+from box_gin.checker.staging import (
+    STAGED,
+    bytecode_name,
+    closed_folder,
+    with_bytecode,
+    write_stage,
+)
 from box_gin.checker.uids import lock_folder, uid_base, uid_processes
 from box_gin.cli import main
 from box_gin.katas import KATAS
 
 ROOT = Path(__file__).resolve().parent.parent
+#: What a kata's child may load: the staged modules and each one's bytecode.
+STAGED_FILES = sorted([f"box_gin/{name}" for name in STAGED] +
+                      [f"box_gin/{bytecode_name(name)}" for name in STAGED])
 #: Every kata's points: the solutions' score (the bot kata's two functions included).
 TOTAL = sum(k.points for k in KATAS)
 
@@ -54,6 +63,14 @@ with open("/proc/net/dev") as f:
     seen["interfaces"] = sorted(line.split(":")[0].strip() for line in f if ":" in line)
 pids = [p for p in os.listdir("/proc") if p.isdigit()]
 seen["pids"] = len(pids)
+# The staged modules load from the staged bytecode: none is compiled from source here.
+compiled = []
+sys.addaudithook(lambda event, args: compiled.append(str(args[1]))
+                 if event == "compile" else None)
+sys.path.insert(0, sys.argv[2])
+import box_gin.cards, box_gin.katas.wire, box_gin.views.cards
+seen["compiled"] = [name for name in compiled if "box_gin" in name]
+seen["loaded"] = len(box_gin.cards.RANK_TEXT) == 13
 print(json.dumps(seen))
 """
 
@@ -105,7 +122,8 @@ def test_bubblewrap_child_sees_only_the_system_and_the_staged_modules():
     assert set(seen["root"]) <= {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32",
                                  "box", "proc", "dev", "tmp", "root", "opt", "home", "work"}
     assert "etc" not in seen["root"] and "home" not in seen["root"]
-    assert sorted(seen["staged"]) == sorted(f"box_gin/{name}" for name in STAGED)
+    assert sorted(seen["staged"]) == STAGED_FILES
+    assert seen["loaded"] and seen["compiled"] == []  # the staged bytecode was used
     assert not seen["package_writable"]
     assert seen["interfaces"] in ([], ["lo"])  # a network namespace of its own
     assert seen["pids"] <= 3  # its own pid namespace: init and itself
@@ -117,6 +135,7 @@ def test_bubblewrap_child_sees_only_the_system_and_the_staged_modules():
 def test_uid_fallback_runs_as_a_uid_of_its_own_that_cannot_write_the_package():
     seen = _probe("uid")
     assert seen["uid"] in seen["sandbox_uids"] and seen["uid"] >= uid_base()
+    assert seen["loaded"] and seen["compiled"] == []
     assert not seen["package_writable"]
     assert not uid_processes(seen["uid"])
 
@@ -196,12 +215,47 @@ def test_no_private_folder_is_left_when_an_interpreter_cannot_start(tmp_path):
         box.close()
 
 
+_IMPORT_COUNTING_COMPILES = """
+import json, sys
+compiled = []
+sys.addaudithook(lambda event, args: compiled.append(str(args[1]))
+                 if event == "compile" else None)
+sys.path.insert(0, sys.argv[1])
+import pkg.mod
+print(json.dumps({"x": pkg.mod.X, "compiled": [n for n in compiled if "mod" in n]}))
+"""
+
+
+def _import_staged(tmp_path: Path, source: bytes, compiled_from: bytes) -> dict:
+    """Import ``pkg/mod.py`` holding ``source`` beside the staged bytecode of
+    ``compiled_from``, read-only and with ``-B`` as a child does: its ``X``, and which
+    files were compiled from source."""
+    staged = with_bytecode({"mod.py": compiled_from})
+    staged["mod.py"] = source
+    write_stage(tmp_path, staged)
+    (tmp_path / "pkg").symlink_to(tmp_path / "box_gin")
+    done = subprocess.run([sys.executable, "-I", "-S", "-B", "-c", _IMPORT_COUNTING_COMPILES,
+                           str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_staged_bytecode_is_used_for_its_own_source_only(tmp_path):
+    """A child runs the checker's bytecode of a staged module instead of compiling it (a
+    bot child's start was 40 ms shorter), and only when the staged source is the one it
+    was compiled from: the bytecode says so (a checked hash) and is otherwise ignored."""
+    same = _import_staged(tmp_path / "same", b"X = 1\n", b"X = 1\n")
+    assert same == {"x": 1, "compiled": []}
+    stale = _import_staged(tmp_path / "stale", b"X = 2\n", b"X = 1\n")
+    assert stale["x"] == 2 and stale["compiled"]  # compiled from the source, as before
+
+
 def test_the_staged_copy_is_read_only_and_holds_no_engine():
     box = open_sandbox("auto")
     try:
         files = sorted(str(p.relative_to(box.stage)) for p in box.stage.rglob("*")
                        if p.is_file())
-        assert files == sorted(f"box_gin/{name}" for name in STAGED)
+        assert files == STAGED_FILES
         assert all(not (p.stat().st_mode & 0o222) for p in box.stage.rglob("*"))
         assert "melds.py" not in " ".join(files) and "specs.py" not in " ".join(files)
         stage = box.stage

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import os
 import time
 from collections.abc import Sequence
 from functools import lru_cache
@@ -49,7 +48,7 @@ from .protocol import answers as read_answers
 from .safe import one_line, quoted, type_name
 from .sandbox import Sandbox
 from .seatwire import encode
-from .staging import PACKAGE_DIR
+from .staging import PACKAGE_DIR, with_bytecode, write_stage
 
 #: The engine modules a bot's child may load (beside the standard library), and the
 #: child itself.
@@ -73,20 +72,12 @@ def engine_files() -> dict[str, bytes]:
 
 
 def bot_sandbox(box: Sandbox) -> Sandbox:
-    """``box`` with the bots' staged files in place of the katas': the engine copy,
-    written read-only under the sandbox's own stage (removed with it); the uids, locks
-    and cgroups are the sandbox's own."""
-    files = engine_files()
+    """``box`` with the bots' staged files in place of the katas': the engine copy and its
+    bytecode, written read-only under the sandbox's own stage (removed with it); the
+    uids, locks and cgroups are the sandbox's own."""
+    files = with_bytecode(engine_files())
     top = box.stage / "bots"
-    for name, data in files.items():
-        target = top / "box_gin" / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-        os.chmod(target, 0o444)
-    folders = sorted({(top / "box_gin" / name).parent for name in files},
-                     key=lambda f: len(f.parts), reverse=True)
-    for folder in [*folders, top]:
-        os.chmod(folder, 0o555)
+    write_stage(top, files)
     return dataclasses.replace(box, stage=top, files=files, uids=box.uids, locks=box.locks)
 
 
