@@ -8,10 +8,12 @@ import dataclasses
 
 import pytest
 from bruteforce import Dealer
+from hypothesis import given
+from hypothesis import strategies as st
 
 from box_gin import PRESETS, Action, Card, Hand, IllegalActionError, Role
 from box_gin.bots import expert_advise, expert_bot, expert_choice, greedy_bot
-from box_gin.bots.expert import _ABOVE_LAST, _VALUE_OF, _best_discard, _danger, _read
+from box_gin.bots.expert import _ABOVE_LAST, _VALUE_OF, _best_discard, _bits, _danger, _read
 from box_gin.match import SitterView
 
 
@@ -125,3 +127,10 @@ def test_a_card_above_the_opponents_last_discard_is_less_likely_thrown() -> None
                  and change(i) == pytest.approx(change(king)))
     assert a[king] / a[other] == pytest.approx(_ABOVE_LAST * b[king] / b[other])
     assert a[king] < b[king]
+
+
+@given(st.integers(min_value=0, max_value=(1 << 52) - 1))
+def test_the_expert_lists_a_masks_cards_in_index_order(mask: int) -> None:
+    """The expert's table of each suit pattern's cards (built at import from smaller
+    patterns) lists exactly the mask's bits, lowest first."""
+    assert _bits(mask) == [i for i in range(52) if mask >> i & 1]

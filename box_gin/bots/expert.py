@@ -48,7 +48,11 @@ _VALUE_OF = [min(i % 13 + 1, 10) for i in range(52)]
 
 
 # The card indices of each 13-bit suit pattern, to list a mask's cards quickly.
-_PATTERN_BITS = [tuple(r for r in range(13) if p >> r & 1) for p in range(8192)]
+# Each pattern's from the one without its lowest card (built at every import: cheap).
+_PATTERN_BITS: list[tuple[int, ...]] = [()] * 8192
+for _p in range(1, 8192):
+    _PATTERN_BITS[_p] = ((_p & -_p).bit_length() - 1,) + _PATTERN_BITS[_p & (_p - 1)]
+del _p
 _CARD_BY_TEXT = {str(c): c for c in BY_INDEX}
 
 
