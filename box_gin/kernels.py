@@ -66,16 +66,17 @@ _VALUE = [min(r + 1, 10) for r in range(13)]  # a card's value by rank index
 # ---------------------------------------------------------------------------
 # Tables over the 8,192 patterns of one suit (bit r: the card of rank r + 1).
 
-def _lowest(pattern: int) -> int:
-    """The rank index of the lowest card of a non-empty suit pattern."""
-    return (pattern & -pattern).bit_length() - 1
+# Each table is built at every import of the kit (each bot's child, each notebook's
+# kernel), so cheaply: a pattern's entry from the pattern without its lowest card, in
+# functions (their local names are faster than the module's).
 
-
-#: _PATTERN_VALUE[p]: the total value of the cards of suit pattern p (each pattern's from
-#: the one without its lowest card: the tables are built at import, so they are cheap).
-_PATTERN_VALUE = [0] * 8192
-for _p in range(1, 8192):
-    _PATTERN_VALUE[_p] = _PATTERN_VALUE[_p & (_p - 1)] + _VALUE[_lowest(_p)]
+def _pattern_values() -> list[int]:
+    """[p]: the total value of the cards of suit pattern p."""
+    out, value = [0] * 8192, _VALUE
+    for p in range(1, 8192):
+        low = p & -p
+        out[p] = out[p ^ low] + value[low.bit_length() - 1]
+    return out
 
 
 def _runs(pattern: int) -> int:
@@ -85,23 +86,41 @@ def _runs(pattern: int) -> int:
     return starts | starts << 1 | starts << 2
 
 
-def _least_after_discard(pattern: int) -> int:
-    least = 1 << 20
-    rest = pattern
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        least = min(least, RUN_DEADWOOD[pattern ^ bit])
-    return least
+def _least_after_discards(dead: list[int]) -> list[int]:
+    """[p]: the least of ``dead[p without one of its cards]`` over its cards (a large
+    number for the empty pattern, which has none to discard)."""
+    out = [1 << 20] * 8192
+    for p in range(1, 8192):
+        least, rest = 1 << 20, p
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            after = dead[p ^ bit]
+            if after < least:
+                least = after
+        out[p] = least
+    return out
 
 
+def _spread_of_first_suit() -> list[int]:
+    """[p]: suit pattern p spread into a rank-major mask (bit rank index * 4), as the
+    first suit's cards lie there; another suit's lie as many bits higher as its number."""
+    out = [0] * 8192
+    for p in range(1, 8192):
+        low = p & -p
+        out[p] = out[p ^ low] | 1 << (low.bit_length() - 1) * 4
+    return out
+
+
+#: _PATTERN_VALUE[p]: the total value of the cards of suit pattern p.
+_PATTERN_VALUE = _pattern_values()
 #: RUN_MELDED[p]: the cards of suit pattern p that lie in runs (stretches of 3 or more).
 RUN_MELDED = [_runs(p) for p in range(8192)]
 #: RUN_DEADWOOD[p]: the deadwood of suit pattern p when its runs are melded (no sets).
 RUN_DEADWOOD = [_PATTERN_VALUE[p] - _PATTERN_VALUE[RUN_MELDED[p]] for p in range(8192)]
 #: LEAST_AFTER_DISCARD[p]: the least run-only deadwood of suit pattern p after one of its
 #: cards is discarded (a large number for the empty pattern, which has none to discard).
-LEAST_AFTER_DISCARD = [_least_after_discard(p) for p in range(8192)]
+LEAST_AFTER_DISCARD = _least_after_discards(RUN_DEADWOOD)
 # _SET_REMOVALS[r][sm]: for rank index r held in the suits of 4-bit mask sm (three or
 # more), the 52-bit masks of the cards each choice of set there takes: no set first,
 # then each three-card set (in itertools.combinations order), then the four-card set.
@@ -113,10 +132,8 @@ _SET_REMOVALS = [
 ]
 #: TO_RANK_MAJOR[s][p]: suit s's pattern p spread into a rank-major mask (bit rank index
 # * 4 + suit), whose bits run in card order (rank, then suit).
-TO_RANK_MAJOR = [[0] * 8192 for _s in range(4)]
-for _s, _spread in enumerate(TO_RANK_MAJOR):
-    for _p in range(1, 8192):
-        _spread[_p] = _spread[_p & (_p - 1)] | 1 << (_lowest(_p) * 4 + _s)
+_FIRST_SUIT = _spread_of_first_suit()
+TO_RANK_MAJOR = [_FIRST_SUIT, *([spread << s for spread in _FIRST_SUIT] for s in (1, 2, 3))]
 #: The 52 cards in card order (rank, then suit): bit k of a rank-major mask.
 BY_RANK_MAJOR = tuple(BY_INDEX[(k % 4) * 13 + k // 4] for k in range(52))
 
