@@ -99,7 +99,7 @@ def play_chunk(entrants: Sequence[Entrant], specs: Sequence[GameSpec], settings:
     if done is None and _PROGRESS is not None:
         done = _PROGRESS.put
     from ..checker.sandbox import open_sandbox
-    from .sandboxed import bot_sandbox
+    from .sandboxed import bot_sandbox, launch_all
 
     needed = {name for s in specs for name in s.players}
     sandboxed = [e for e in entrants if e.name in needed and e.reference is None]
@@ -109,6 +109,7 @@ def play_chunk(entrants: Sequence[Entrant], specs: Sequence[GameSpec], settings:
         box = bot_sandbox(base)  # the engine staged under base's stage, removed with it
     players = _players(entrants, needed, settings, box)
     try:
+        launch_all(players.values())  # every child's start side by side
         return play_games(specs, players, rules=settings.rules, budget=settings.budget,
                           max_hands=settings.max_hands,
                           lanes=settings.lanes,

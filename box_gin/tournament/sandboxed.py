@@ -43,7 +43,7 @@ import select
 import shutil
 import subprocess
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import suppress
 from typing import Any
 
@@ -80,7 +80,7 @@ POLL = 0.02
 PIPE_BYTES = 1 << 20
 
 __all__ = ["GRACE", "MAX_REPLY", "MAX_RESTARTS", "SandboxedPlayer", "SidedPlayer",
-           "bot_sandbox"]
+           "bot_sandbox", "launch_all"]
 
 
 class SandboxedPlayer:
@@ -112,11 +112,23 @@ class SandboxedPlayer:
         #: The child's clocks when the batch was sent (CPU, waited; None: not known).
         self._base: tuple[float, float | None] | None = None
         self._kill_cpu = cpu_timer(budget.decision) + KILL_AFTER
+        #: A launched child's set-up: "sent", or "failed" to be sent; None once it is
+        #: ready (or not launched).
+        self._launched: str | None = None
 
     # -- the child ----------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the child and load the bot's code (a restart counts)."""
+        """Start the child and load the bot's code (a restart counts): :meth:`launch`,
+        then :meth:`wait_ready`."""
+        self.launch()
+        self.wait_ready()
+
+    def launch(self) -> None:
+        """Start the child and send it the bot's code, without waiting for it to be ready
+        (:meth:`wait_ready`, which the first batch's :meth:`send` calls): the tournament
+        launches every child of a chunk first, so that their starts run side by side
+        instead of the driver waiting on each in turn (:func:`launch_all`)."""
         self.close()
         self.restarts += 1
         if self.restarts > MAX_RESTARTS:
@@ -155,9 +167,22 @@ class SandboxedPlayer:
                  "cpu_seconds": cpu_timer(self.budget.decision),
                  "decision_seconds": self._wall,
                  "cell_seconds": min(10.0, limits.load_seconds)}
+        self._launched = "sent"
         try:
             self._exchange(json.dumps(setup).encode() + b"\n", wall_seconds(limits.load_seconds))
-            ready = self._line(time.monotonic() + wall_seconds(limits.load_seconds))
+        except ChildGone:
+            self._launched = "failed"
+
+    def wait_ready(self) -> None:
+        """Read the launched child's ``ready`` line (within the load's time on the clock,
+        from now); a child that fails to start is started again (a restart counts)."""
+        launched, self._launched = self._launched, None
+        if launched is None or self._proc is None:
+            return
+        try:
+            if launched == "failed":
+                raise ChildGone("its set-up was not read")
+            ready = self._line(time.monotonic() + wall_seconds(self.limits.load_seconds))
         except ChildGone:
             self.close()
             return self.start()
@@ -240,6 +265,7 @@ class SandboxedPlayer:
 
     def close(self) -> None:
         """Kill the child and everything it started."""
+        self._launched = None
         if self._proc is not None:
             self.box.release(self._proc)  # killed, its cgroup and clock gone
             with suppress(OSError):
@@ -265,6 +291,8 @@ class SandboxedPlayer:
         n = len(requests)
         if self._proc is None and not self.out:
             self.start()
+        elif self._launched is not None:
+            self.wait_ready()
         if self.out:
             self._sent, self._failed = (0, n, time.monotonic(), 0.0), "crash"
             return
@@ -403,3 +431,13 @@ class SidedPlayer:
     def close(self) -> None:
         for player in self.sides:
             player.close()
+
+
+def launch_all(players: Iterable[object]) -> None:
+    """Launch the sandboxed children of ``players`` (:class:`SandboxedPlayer`, or the
+    two of a :class:`SidedPlayer`) that are not running, all at once: each is ready
+    for its first batch without the driver having waited on the others' starts."""
+    for player in players:
+        for side in getattr(player, "sides", (player,)):
+            if isinstance(side, SandboxedPlayer) and side._proc is None and not side.out:
+                side.launch()
