@@ -35,8 +35,8 @@ def sandboxed_rate(bots: int, deals: int, jobs: int) -> tuple[float, int, float]
             (folder / "bot.py").write_text(GREEDY)
         found, _skipped = entrants([Path(tmp)], with_references=False)
         start = time.perf_counter()
-        results = run(found, Settings(deals=deals, seed=1, budget=Budget(2.0, 60.0),
-                                      lanes=256), jobs=jobs, final=False)
+        results = run(found, Settings(deals=deals, seed=1, budget=Budget(2.0, 60.0)),
+                  jobs=jobs, final=False)
         seconds = time.perf_counter() - start
     decisions = sum(b.decisions for b in results.bots)
     return decisions / seconds, len(results.games), seconds
@@ -47,7 +47,7 @@ def inprocess_rate(bots: int, deals: int) -> tuple[float, int, float]:
     (no sandbox, no wire): what the sandbox and the wire are measured against."""
     found = [Entrant(f"bot{i:02d}", reference="greedy_bot") for i in range(bots)]
     start = time.perf_counter()
-    results = run(found, Settings(deals=deals, seed=1, budget=Budget(2.0, 60.0), lanes=256),
+    results = run(found, Settings(deals=deals, seed=1, budget=Budget(2.0, 60.0)),
                   jobs=1, final=False)
     seconds = time.perf_counter() - start
     decisions = sum(b.decisions for b in results.bots)

@@ -67,7 +67,10 @@ class Settings:
     #: A game ends at its first hand someone wins, or after this many (None: the whole
     #: match, as in the final).
     max_hands: int | None = 3
-    lanes: int = 128
+    #: Games played side by side (each bot asked for all of them that wait on it, in
+    #: one batch): the more, the fewer and larger the batches, the less each decision
+    #: costs the wire (8 greedy bots, 2,016 games: 19% less CPU with 1,024 than 256).
+    lanes: int = 1024
     #: The sandbox kind for submissions ("auto", "bubblewrap", "uid", "none").
     isolation: str = "auto"
 
