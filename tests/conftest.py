@@ -6,7 +6,9 @@ conftest.py shares the module name ``conftest``.
 
 from __future__ import annotations
 
+import functools
 import os
+from typing import Any
 
 import pytest
 from bruteforce import Dealer, stacked_deck
@@ -51,3 +53,37 @@ def graded_class(tmp_path_factory: pytest.TempPathFactory) -> GradedClass:
     base = tmp_path_factory.getbasetemp()
     root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
     return shared_grading(root / "graded-class")
+
+
+# -- reviews: each decision evaluated once ---------------------------------------------------
+
+#: Evaluations by view and options: the review's evaluation of a decision is numbers and
+#: actions (the same in every language), a function of the view and the seed.
+_EVALUATIONS: dict[tuple[Any, ...], Any] = {}
+
+
+def _evaluate_once(view: Any, **options: Any) -> Any:
+    from box_gin.review.evaluate import evaluate
+
+    key = (view, tuple(sorted(options.items())))
+    if key not in _EVALUATIONS:
+        _EVALUATIONS[key] = evaluate(view, **options)
+    return _EVALUATIONS[key]
+
+
+@pytest.fixture
+def each_decision_evaluated_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The review's Monte Carlo evaluation of a decision takes a second or more: a test
+    that reviews the same hand several times (the leaderboard, which reviews the final's
+    decisive hands, written in several languages; a classroom review page and the test's
+    own review of the same hand) has each decision evaluated once, by the review's own
+    ``evaluate``, for the whole test run.  ``review_hand`` itself still runs at every
+    call, in the language in use (its sentences, ratings, summaries); only the playouts
+    behind the same numbers are not played again."""
+    from box_gin.classroom import reviews
+    from box_gin.review.core import review_hand
+    from box_gin.tournament import report
+
+    once = functools.partial(review_hand, evaluator=_evaluate_once)
+    monkeypatch.setattr(report, "review_hand", once)
+    monkeypatch.setattr(reviews, "review_hand", once)

@@ -38,6 +38,7 @@ def _played_table(room: Room, seed: int) -> tuple[Table, dict[str, str]]:
     return table, tokens
 
 
+@pytest.mark.usefixtures("each_decision_evaluated_once")
 def test_each_reviewed_position_is_what_that_seat_could_see() -> None:
     table, _tokens = _played_table(Room(Store(":memory:")), seed=31)
     played = reviews.Reviews().played(table, 1)

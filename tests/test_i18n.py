@@ -319,6 +319,7 @@ def test_set_language_still_sets_everyones_language_outside_blocks() -> None:
         remove()
 
 
+@pytest.mark.usefixtures("each_decision_evaluated_once")
 def test_numbers_the_kit_prints_are_written_the_learners_way() -> None:
     """The leaderboard's ratings and intervals, the checker's class summary and the
     expert's reasons write decimals as the language does: 29,3 in French, not 29.3."""

@@ -6,6 +6,7 @@ a sample of each kata's mutants is killed.  The whole run is ``make mutants``.""
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -32,11 +33,12 @@ from box_gin.tools.mutate import (
 RECORD = json.loads((ROOT / EQUIVALENTS).read_text())
 
 
-def _by_key() -> dict[str, Mutant]:
+@cache
+def by_key() -> dict[str, Mutant]:
+    """Every mutant of every unit by its key: made the first time a test asks (some
+    seconds), never at collection, where each of pytest-xdist's workers would make them
+    all, whichever runs this file."""
     return {m.key: m for u in units() for m in mutants(u)}
-
-
-MUTANTS = _by_key()
 
 
 def _function(source: str, kata: str) -> Any:
@@ -69,7 +71,7 @@ def test_the_mutator_writes_each_kind_of_mutant():
 @pytest.mark.parametrize("entry", RECORD["equivalent"], ids=lambda e: e["mutant"][:60])
 def test_each_mutant_listed_equivalent_exists_and_passes_the_fixed_cases(entry):
     assert entry["why"].strip()
-    mutant = MUTANTS[entry["mutant"]]
+    mutant = by_key()[entry["mutant"]]
     assert first_failure(BY_NAME[mutant.unit.kata], mutant.source) is None
 
 
@@ -77,7 +79,7 @@ def test_the_mutants_that_needed_a_new_case_fail_in_check_and_in_the_grader(tmp_
     keys = RECORD["killed_by_new_cases"]
     assert keys
     for i, key in enumerate(keys):
-        mutant = MUTANTS[key]
+        mutant = by_key()[key]
         kata = BY_NAME[mutant.unit.kata]
         result = run_check(_function(mutant.source, kata.name), kata, fresh=False,
                            search_more=False)
@@ -85,7 +87,7 @@ def test_the_mutants_that_needed_a_new_case_fail_in_check_and_in_the_grader(tmp_
         (tmp_path / f"m{i:03d}.py").write_text(mutant.source)
     graded = _grade_fixed(sorted(tmp_path.glob("*.py")))
     for i, key in enumerate(keys):
-        name = MUTANTS[key].unit.kata
+        name = by_key()[key].unit.kata
         assert not graded[f"m{i:03d}"][name]["passed"], key
 
 
@@ -112,7 +114,7 @@ def test_a_sample_of_every_katas_mutants_is_killed():
     known = {e["mutant"] for e in RECORD["equivalent"]}
     for kata in CASE_KATAS:
         sample: dict[str, Mutant] = {}
-        for key, mutant in MUTANTS.items():
+        for key, mutant in by_key().items():
             if mutant.unit.kata == kata.name and key not in known:
                 sample.setdefault(mutant.unit.name, mutant)
         assert len(sample) >= 3, kata.name

@@ -216,10 +216,11 @@ def grow_to_content(pg: Any, limit: int = 5000) -> None:
         pg.wait_for_timeout(100)
 
 
-@pytest.fixture
-def page(browser: Any, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
-    """A fresh page that records console errors and page errors; the test fails on any,
-    and a screenshot of the final state is saved."""
+@contextlib.contextmanager
+def checked_page(browser: Any, name: str) -> Iterator[tuple[Any, list[str]]]:
+    """A fresh page and the list where its console errors, page errors and requests
+    beyond this machine are written; a screenshot of its final state is saved as
+    ``name``.png when it closes."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     errors: list[str] = []
 
@@ -235,11 +236,29 @@ def page(browser: Any, request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
           if msg.type == "error" else None)
     pg.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
     pg.set_default_timeout(300_000)
-    yield pg
+    yield pg, errors
     SCREENSHOTS.mkdir(exist_ok=True)
     try:
         grow_to_content(pg)
-        pg.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=True)
+        pg.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
     finally:
         context.close()
+
+
+@pytest.fixture
+def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A fresh page that records console errors and page errors; the test fails on any,
+    and a screenshot of the final state is saved."""
+    with checked_page(browser, request.node.name) as (pg, errors):
+        yield pg
+    assert not errors, "browser errors:\n" + "\n".join(errors)
+
+
+@pytest.fixture(scope="module")
+def module_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[tuple[Any, list[str]]]:
+    """One page for a whole module whose tests only look at what it shows (a page that
+    takes long to load, read by several tests): the page and its list of errors, which
+    each test must check (see tests/browser/test_widgets_look.py's ``shown``)."""
+    with checked_page(browser, request.module.__name__) as (pg, errors):
+        yield pg, errors
     assert not errors, "browser errors:\n" + "\n".join(errors)

@@ -22,6 +22,7 @@ def results() -> dict[str, Any]:
     return run(bots, Settings(deals=2, seed=7)).to_dict()
 
 
+@pytest.mark.usefixtures("each_decision_evaluated_once")
 @pytest.mark.parametrize("lang", ["en", "he"])
 def test_the_leaderboard_shows_the_tournament(page: Any, results: dict[str, Any],
                                               tmp_path: Path, lang: str) -> None:

@@ -41,6 +41,7 @@ def _open(page: Any, results: dict[str, Any], tmp_path: Path, lang: str) -> None
     page.goto(path.as_uri())
 
 
+@pytest.mark.usefixtures("each_decision_evaluated_once")
 @pytest.mark.parametrize("lang", ["en", "he"])
 def test_the_leaderboard_has_no_accessibility_violations(
         page: Any, results: dict[str, Any], tmp_path: Path, lang: str) -> None:
@@ -51,6 +52,7 @@ def test_the_leaderboard_has_no_accessibility_violations(
     assert violations(page) == []
 
 
+@pytest.mark.usefixtures("each_decision_evaluated_once")
 def test_the_leaderboard_on_a_phone(page: Any, results: dict[str, Any],
                                     tmp_path: Path) -> None:
     page.set_viewport_size({"width": 375, "height": 667})

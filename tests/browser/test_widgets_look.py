@@ -1,11 +1,12 @@
 """What the teaching widgets look like, in a real browser (Voila): the points a teacher
 saw on a projector.  A notebook made here shows each widget in a given state; the tests
-read computed styles and boxes, and keep a screenshot of each widget."""
+read computed styles and boxes, and keep a screenshot of each widget.  They only read:
+one page, loaded once, serves them all."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -54,11 +55,24 @@ def widgets_url(voila: Callable[..., str], tmp_path_factory: pytest.TempPathFact
     return voila(path, env={"BOX_GIN_LANG": "en"})
 
 
-@pytest.fixture
-def shown(page: Any, widgets_url: str) -> Any:
+@pytest.fixture(scope="module")
+def widgets_page(module_page: tuple[Any, list[str]], widgets_url: str) -> tuple[Any, list[str]]:
+    """The notebook's widgets, shown once for the module: Voila runs the notebook at every
+    load (about ten seconds), and the tests below only look (no test clicks)."""
+    page, errors = module_page
     page.goto(widgets_url)
     expect(page.locator(".bg-deal-widget button.bg-btn-deal")).to_be_visible(timeout=300_000)
-    return page
+    return page, errors
+
+
+@pytest.fixture
+def shown(widgets_page: tuple[Any, list[str]]) -> Iterator[Any]:
+    """The shown widgets; the test fails on any browser error seen since the page was
+    loaded, as with a page of its own."""
+    page, errors = widgets_page
+    assert not errors, "browser errors:\n" + "\n".join(errors)
+    yield page
+    assert not errors, "browser errors:\n" + "\n".join(errors)
 
 
 def snap(locator: Any, name: str) -> None:
