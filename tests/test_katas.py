@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -24,10 +25,12 @@ from box_gin.tools.kit import kit_files
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _solutions() -> dict[str, object]:
+@cache
+def solutions() -> dict[str, object]:
     """Every function of the solution notebooks, run here as a learner's kernel would:
     each notebook in a namespace of its own, as each is its own kernel (one notebook's
-    imports never stand in for another's helpers)."""
+    imports never stand in for another's helpers).  Run when a test first asks (their
+    graded cells play the bot kata's hands), not at collection in each xdist worker."""
     found: dict[str, object] = {}
     for path in kit_files(ROOT, "solutions/*.ipynb"):
         ns: dict[str, object] = {}
@@ -38,8 +41,6 @@ def _solutions() -> dict[str, object]:
         found.update({k.name: ns[k.name] for k in KATAS if k.name in ns and k.name not in found})
     return found
 
-
-SOLUTIONS = _solutions()
 
 
 def C(text: str) -> list[Card]:
@@ -58,7 +59,7 @@ def test_at_least_fifteen_katas_in_five_notebooks_with_points():
 
 @pytest.mark.parametrize("kata", CASE_KATAS, ids=lambda k: k.name)
 def test_the_reference_solution_passes_in_the_notebook(kata):
-    result = run_check(SOLUTIONS[kata.name], kata)
+    result = run_check(solutions()[kata.name], kata)
     assert result.passed, result.feedback()
 
 
@@ -101,7 +102,7 @@ def test_fresh_cases_differ_by_seed_and_are_valid(kata):
 
 
 def test_a_function_that_changes_its_argument_fails():
-    solution = SOLUTIONS["lay_off"]
+    solution = solutions()["lay_off"]
 
     def lay_off(knocker_melds, cards, gin=False):
         answer = solution(knocker_melds, cards, gin)
@@ -160,13 +161,13 @@ def test_check_search_shrinks_a_failure_beyond_the_public_tests():
 
 
 def test_check_passes_and_says_how_many_hidden_tests():
-    text = repr(check(SOLUTIONS["score_hand"]))
+    text = repr(check(solutions()["score_hand"]))
     assert text.startswith("✔ score_hand")
     assert "the checker's 100 hidden tests and 50 fresh ones" in text
 
 
 def test_check_by_name_and_unknown_names():
-    assert check(SOLUTIONS["is_set"], kata="is_set").passed
+    assert check(solutions()["is_set"], kata="is_set").passed
     assert "No kata is called" in repr(check(lambda x: x))
 
 
@@ -380,7 +381,7 @@ def test_check_gives_the_function_equal_values_never_the_cases_own():
 
     def next_roles(roles, scorer):
         seen.append((roles, scorer))
-        return SOLUTIONS["next_roles"](roles, scorer)
+        return solutions()["next_roles"](roles, scorer)
 
     assert run_check(next_roles, kata, fresh=False, search_more=False).passed
     sent = dict(zip(map(id, [a[0] for a in kata.public]), kata.public, strict=True))

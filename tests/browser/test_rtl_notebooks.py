@@ -26,13 +26,25 @@ ALL_RUN_JS = """() => {
 }"""
 
 
-def open_notebook(page: Any, jupyterlab: Callable[[Path], str], tmp_path: Path,
+@pytest.fixture(scope="module")
+def lab(jupyterlab: Callable[[Path], str],
+        tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """One JupyterLab for the module (each test opens its own copies, in a folder of its
+    own, on a reset workspace): its root folder and its URL."""
+    folder = tmp_path_factory.mktemp("rtl-lab")
+    return folder, jupyterlab(folder)
+
+
+def open_notebook(page: Any, lab: tuple[Path, str], request: pytest.FixtureRequest,
                   name: str) -> None:
-    folder = tmp_path / "lab"
-    folder.mkdir(exist_ok=True)
-    shutil.copy(ROOT / "notebooks" / "he" / name, folder / name)
+    """A fresh copy of the Hebrew notebook ``name``, opened in a folder of the test's
+    own, the workspace reset (no other test's notebook open beside it)."""
+    root, url = lab
+    mine = re.sub(r"\W", "_", request.node.name)
+    (root / mine).mkdir()
+    shutil.copy(ROOT / "notebooks" / "he" / name, root / mine / name)
     page.set_viewport_size({"width": 1200, "height": 1400})
-    page.goto(jupyterlab(folder).replace("/lab?", f"/lab/tree/{name}?"))
+    page.goto(url.replace("/lab?", f"/lab/tree/{mine}/{name}?reset&"))
     page.wait_for_function("() => window.jupyterapp !== undefined")
     page.locator(".jp-Notebook .jp-MarkdownOutput").first.wait_for(timeout=300_000)
 
@@ -42,8 +54,8 @@ def direction(locator: Any) -> str:
 
 
 def test_hebrew_prose_reads_right_to_left_and_cards_left_to_right(
-        page: Any, tmp_path: Path, jupyterlab: Callable[[Path], str]) -> None:
-    open_notebook(page, jupyterlab, tmp_path, "01_cards_and_dealing.he.ipynb")
+        page: Any, lab: tuple[Path, str], request: pytest.FixtureRequest) -> None:
+    open_notebook(page, lab, request, "01_cards_and_dealing.he.ipynb")
     first = page.locator(".jp-Notebook .jp-MarkdownOutput").first
     prose = first.locator("div[dir='rtl']")
     expect(prose).to_have_count(1)
@@ -74,8 +86,8 @@ def test_hebrew_prose_reads_right_to_left_and_cards_left_to_right(
 
 
 def test_hebrew_notebook_runs_and_its_widget_is_right_to_left(
-        page: Any, tmp_path: Path, jupyterlab: Callable[[Path], str]) -> None:
-    open_notebook(page, jupyterlab, tmp_path, "01_cards_and_dealing.he.ipynb")
+        page: Any, lab: tuple[Path, str], request: pytest.FixtureRequest) -> None:
+    open_notebook(page, lab, request, "01_cards_and_dealing.he.ipynb")
     page.wait_for_function("""() => { const w = window.jupyterapp.shell.currentWidget;
         const s = w && w.sessionContext && w.sessionContext.session;
         return s && s.kernel && s.kernel.connectionStatus === 'connected'; }""",
@@ -115,10 +127,10 @@ ORDER_JS = """([selector, token]) => {
 
 
 def test_cards_and_code_keep_their_order_inside_hebrew_prose_and_output(
-        page: Any, tmp_path: Path, jupyterlab: Callable[[Path], str]) -> None:
+        page: Any, lab: tuple[Path, str], request: pytest.FixtureRequest) -> None:
     """Notebook 3 in Hebrew, as saved: "ה־K♦" in a paragraph shows K left of ♦ (not
     "♦K"), a code span reads as written, and the printed "נלקח: 2C" keeps 2 before C."""
-    open_notebook(page, jupyterlab, tmp_path, "03_knocking.he.ipynb")
+    open_notebook(page, lab, request, "03_knocking.he.ipynb")
     prose = ".jp-Notebook .jp-MarkdownOutput div[dir='rtl'] :is(p, li)"
     output = ".jp-Notebook .jp-OutputArea-output pre"
     for where, token in ((prose, "K♦"), (prose, "5♣"), (prose, "best_discards"),
