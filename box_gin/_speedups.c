@@ -506,7 +506,9 @@ enum { P_TAKE, P_PASS, P_DRAW_STOCK, P_DRAW_DISCARD, P_DISCARD, P_KNOCK, P_BIG_G
 enum { P_OFFER, P_DRAW, P_DISCARD_PHASE, P_OVER };
 #define DRAW_AT_STOCK 2
 
-typedef struct { int limit, gin, undercut, big, big_bonus, may_taken, doubled, keep; } PParams;
+typedef struct {
+    int limit, gin, undercut, big, big_bonus, may_taken, doubled, keep_stock;
+} PParams;
 typedef struct {
     uint64_t hands[2];
     int stock[NCARDS], ns, pile[NCARDS], np;
@@ -565,11 +567,13 @@ static void p_greedy(const PWorld *w, const PParams *pp, int *action, int *card)
         }
     }
     if (least > pp->limit) {
-        /* not knocking: an unconnected card first, within keep of the least deadwood,
-         * then the least deadwood, then the highest */
+        /* not knocking: an unconnected card first, within keep of the least deadwood
+         * (playout.keep_window: the stock's size less keep_stock, at least 0), then the
+         * least deadwood, then the highest */
+        int keep = w->ns > pp->keep_stock ? w->ns - pp->keep_stock : 0;
         int best = -1, bconn = 2, bafter = BIG, bv = -1, bo = -1;
         for (int i = 0; i < NCARDS; i++) {
-            if (!(mask >> i & 1) || i == skip || after[i] > least + pp->keep) continue;
+            if (!(mask >> i & 1) || i == skip || after[i] > least + keep) continue;
             int conn = (mask & P_NEAR[i]) != 0, v = value_of(i), o = (i % 13 + 1) * 4 + i / 13;
             if (conn < bconn || (conn == bconn && (after[i] < bafter || (after[i] == bafter &&
                 (v > bv || (v == bv && o > bo)))))) {
@@ -724,7 +728,7 @@ static PyObject *sp_finish_each(PyObject *self, PyObject *args) {
     PyObject *stock, *pile, *actions;
     int seat;
     if (!PyArg_ParseTuple(args, "(iiiiiiii)KKOOiiiiiO", &pp.limit, &pp.gin, &pp.undercut,
-                          &pp.big, &pp.big_bonus, &pp.may_taken, &pp.doubled, &pp.keep,
+                          &pp.big, &pp.big_bonus, &pp.may_taken, &pp.doubled, &pp.keep_stock,
                           &h0, &h1,
                           &stock, &pile, &w0.to_play, &w0.phase, &w0.taken, &w0.must, &seat,
                           &actions))
@@ -791,7 +795,7 @@ PyMODINIT_FUNC PyInit__speedups(void) {
     /* PLAYOUT: the version of finish_each's policy and arguments (playout.py uses a
      * build of its own version only) */
     if (PyModule_AddIntConstant(m, "ABI", 2) < 0 ||
-        PyModule_AddIntConstant(m, "PLAYOUT", 2) < 0) {
+        PyModule_AddIntConstant(m, "PLAYOUT", 3) < 0) {
         Py_DECREF(m);
         return NULL;
     }
