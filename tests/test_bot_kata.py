@@ -9,7 +9,14 @@ import pytest
 
 from box_gin.bots import Advice, greedy_bot, seeded_random_bot
 from box_gin.hand import Phase, Role
-from box_gin.katas.specs.nb7_bots import SEATS, deals, legality
+from box_gin.katas.specs.nb7_bots import (
+    SEATS,
+    Answer,
+    all_deals,
+    deals,
+    legality,
+    play_lockstep,
+)
 from box_gin.rules import PRESETS
 from box_gin.tournament.strength import check, duplicate, plain
 
@@ -218,3 +225,64 @@ def test_the_kata_hands_meet_every_situation_a_bot_must_handle(kind: str) -> Non
     for seat in SEATS[kind]:
         assert any(m[1] == seat.value and m[3:] == ("last draw",) for m in met
                    if len(m) == 4), seat
+
+
+class _Recorder:
+    """A pipeline (``nb7_bots.Pipeline``) that answers with ``fn`` when a batch is
+    received, recording every send and receive."""
+
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+        self.events: list[str] = []
+        self.calls: list[tuple[Any, int]] = []
+
+    def send(self, items: Any) -> Any:
+        self.events.append("send")
+        return list(items)
+
+    def receive(self, items: Any) -> list[Answer]:
+        self.events.append("receive")
+        out = []
+        for deal, view in items:
+            self.calls.append((deal, len(view.history)))
+            out.append(Answer(self.fn(view)))
+        return out
+
+
+def _counting_bot() -> Any:
+    """A bot with a memory: its move depends on how many calls came before (so the
+    order of the calls decides its verdict), and after a while it goes wrong."""
+    calls = [0]
+
+    def play(view: Any) -> Any:
+        calls[0] += 1
+        if calls[0] == 700:
+            return "not an action"
+        return view.legal_actions[calls[0] % len(view.legal_actions)]
+
+    return play
+
+
+def test_the_grader_pipeline_and_check_ask_in_the_same_order_one_batch_at_a_time() -> None:
+    """``play_lockstep`` with a pipeline (the grader: a batch computed in the child while
+    the other group's hands are played) keeps at most one batch in flight, and asks the
+    decisions in the order ``check()``'s function of the batch does: a bot whose move
+    depends on the calls before it gets the same verdict, in the same place."""
+    hands = all_deals("play", HANDS, seed=3)
+    recorder = _Recorder(_counting_bot())
+    piped = play_lockstep("play", hands, recorder)
+    assert recorder.events[:2] == ["send", "receive"] and len(recorder.events) > 40
+    assert all(a != b for a, b in zip(recorder.events, recorder.events[1:], strict=False))
+
+    asked: list[Any] = []
+    bot = _counting_bot()
+
+    def ask_many(items: Any) -> list[Answer]:
+        asked.extend((deal, len(view.history)) for deal, view in items)
+        return [Answer(bot(view)) for _deal, view in items]
+
+    at_once = play_lockstep("play", hands, ask_many)
+    assert asked == recorder.calls
+    assert piped == at_once and piped.fault is not None and piped.fault.reason == "illegal"
+    assert {deal.seed for deal, _n in recorder.calls[:2 * len(hands)]} >= {
+        d.seed for d in hands[:2]}  # both groups were asked

@@ -151,9 +151,21 @@ TRUST_SLACK = 0.1
 TRUST_PER_DECISION = 0.0005
 
 
+@dataclasses.dataclass(frozen=True)
+class Sent:
+    """A batch sent to a bot's child: its items, its messages (each one's id and the
+    items it asks) and the kernel's CPU count for the child as it went (None where
+    ``/proc`` says nothing)."""
+
+    items: Sequence[tuple[Deal, SeatView]]
+    messages: list[tuple[int, list[int]]]
+    cpu: float | None
+
+
 def grade_bot(child: Child, box: Sandbox, kata: BotKata, seed: int) -> tuple[Legality, bool]:
     """Play the kata's hands (shuffled from ``seed``) side by side, asking ``child``
-    (running in ``box``) for every hand's decision of a round at once; what the play
+    (running in ``box``) for every decision of a group's round at once, while the
+    other group's hands are played here (``play_lockstep``); what the play
     showed, and whether the child can still be asked (False once it died, hung or broke
     the protocol).  Raises :class:`OutOfTime` when the submission's time runs out first.
 
@@ -172,10 +184,9 @@ def grade_bot(child: Child, box: Sandbox, kata: BotKata, seed: int) -> tuple[Leg
     def cpu_now() -> float | None:
         return box.cpu_seconds(proc)
 
-    def ask_batch(items: Sequence[tuple[Deal, SeatView]]) -> tuple[list[Answer], float | None]:
-        """Ask every decision of ``items`` (one message for each rules: a batch decodes
-        its views under one); the answers in the items' order, and the kernel's CPU
-        count for them all (None where ``/proc`` says nothing)."""
+    def send_batch(items: Sequence[tuple[Deal, SeatView]]) -> Sent:
+        """Send every decision of ``items`` (one message for each rules: a batch
+        decodes its views under one); the kernel's CPU count read as it goes."""
         groups: dict[int, list[int]] = {}
         by_rules: dict[int, Any] = {}
         for index, (_deal, view) in enumerate(items):
@@ -183,16 +194,26 @@ def grade_bot(child: Child, box: Sandbox, kata: BotKata, seed: int) -> tuple[Leg
             by_rules[id(view.rules)] = view.rules
         messages: list[tuple[int, list[int]]] = []  # (message id, the items it asks)
         state["round"] += 1
-        for key, indices in groups.items():
-            state["id"] += 1
-            child.send({"id": state["id"], "r": state["round"],
-                        "rules": by_rules[key].to_dict(),
-                        "q": [[sort, encode(items[i][1]), None] for i in indices]})
-            messages.append((state["id"], indices))
-        answers: list[Answer | None] = [None] * len(items)
-        before = last_cpu = cpu_now()
+        before = cpu_now()
+        if state["alive"]:
+            for key, indices in groups.items():
+                state["id"] += 1
+                child.send({"id": state["id"], "r": state["round"],
+                            "rules": by_rules[key].to_dict(),
+                            "q": [[sort, encode(items[i][1]), None] for i in indices]})
+                messages.append((state["id"], indices))
+            child.flush()  # the child starts while the other hands are played here
+        return Sent(items, messages, before)
+
+    def receive_batch(sent: Sent) -> tuple[list[Answer], float | None]:
+        """The answers of a batch sent, in its items' order, and the kernel's CPU count
+        for them all (None where ``/proc`` says nothing).  A line's time on the clock
+        counts from when this process began to wait for it (it may have played other
+        hands meanwhile), not from when the batch went."""
+        answers: list[Answer | None] = [None] * len(sent.items)
+        last_cpu = sent.cpu
         last = time.monotonic()
-        for number, indices in messages:
+        for number, indices in sent.messages:
             place = 0
             while place < len(indices) and state["alive"]:
                 try:
@@ -221,30 +242,41 @@ def grade_bot(child: Child, box: Sandbox, kata: BotKata, seed: int) -> tuple[Leg
                 place += len(held)
                 last, last_cpu = now, cpu_now()
         after = cpu_now()
-        counted = after - before if before is not None and after is not None else None
+        counted = after - sent.cpu if sent.cpu is not None and after is not None else None
         return [a if a is not None else Answer(stopped=UNASKED) for a in answers], counted
 
-    def ask_many(items: Sequence[tuple[Deal, SeatView]]) -> list[Answer]:
-        answers, counted = ask_batch(items)
-        if not state["alive"] or counted is None:
-            return answers
-        said = sum(a.cpu for a in answers)
-        if counted <= said * TRUST_FACTOR + TRUST_SLACK + TRUST_PER_DECISION * len(items):
-            return answers
-        # The child's timings do not add up to the kernel's count: each decision again,
-        # alone, timed by the kernel only.
-        again = []
-        for item in items:
-            (answer,), counted = ask_batch([item])
-            if counted is not None and answer.stopped is None:
-                answer = dataclasses.replace(answer, cpu=counted)
-            again.append(answer)
-            if not state["alive"]:
-                again += [Answer(stopped=UNASKED)] * (len(items) - len(again))
-                break
-        return again
+    def ask_batch(items: Sequence[tuple[Deal, SeatView]]) -> tuple[list[Answer], float | None]:
+        return receive_batch(send_batch(items))
 
-    legality = play_lockstep(kata.kind, all_deals(kata.kind, kata.hands, seed), ask_many,
+    class Asker:
+        """The child as a pipeline (``nb7_bots.Pipeline``): a batch computed there
+        while the other hands are played here."""
+
+        def send(self, items: Sequence[tuple[Deal, SeatView]]) -> Sent:
+            return send_batch(items)
+
+        def receive(self, sent: Sent) -> list[Answer]:
+            answers, counted = receive_batch(sent)
+            if not state["alive"] or counted is None:
+                return answers
+            items = sent.items
+            said = sum(a.cpu for a in answers)
+            if counted <= said * TRUST_FACTOR + TRUST_SLACK + TRUST_PER_DECISION * len(items):
+                return answers
+            # The child's timings do not add up to the kernel's count: each decision
+            # again, alone, timed by the kernel only.
+            again = []
+            for item in items:
+                (answer,), counted = ask_batch([item])
+                if counted is not None and answer.stopped is None:
+                    answer = dataclasses.replace(answer, cpu=counted)
+                again.append(answer)
+                if not state["alive"]:
+                    again += [Answer(stopped=UNASKED)] * (len(items) - len(again))
+                    break
+            return again
+
+    legality = play_lockstep(kata.kind, all_deals(kata.kind, kata.hands, seed), Asker(),
                              timing)
     return legality, bool(state["alive"])
 

@@ -169,6 +169,21 @@ class Child:
         """Queue a line for the child: :meth:`receive` writes it while it reads."""
         self._queue(message)
 
+    def flush(self) -> None:
+        """Write what is queued now, as much as the pipe takes without waiting (the rest
+        is written by :meth:`receive`): the child may work on it while this process goes
+        on with something else."""
+        while self._out and not self._broken:
+            try:
+                sent = os.write(self._write, self._out[:1 << 16])
+            except BlockingIOError:
+                return
+            except OSError:
+                self._broken = True
+                self._out.clear()
+                return
+            del self._out[:sent]
+
     def _lines(self) -> dict[str, Any] | None:
         prefix = self.nonce.encode() + b" "
         while True:

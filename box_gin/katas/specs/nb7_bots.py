@@ -31,7 +31,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ...actions import Action
 from ...bots import Advice, greedy_bot
@@ -385,11 +385,41 @@ def _over_time(answer: Answer, timing: Timing) -> bool:
         or answer.wall > timing.wall
 
 
-def play_lockstep(kind: str, hands: Sequence[Deal], ask_many: AskMany,
+class Pipeline(Protocol):
+    """An asker with a batch of decisions in flight while the caller goes on: ``send``
+    a batch (a ticket back), ``receive`` its answers later, in the batch's order.  At
+    most one batch is in flight: each is received before the next is sent."""
+
+    def send(self, items: Sequence[tuple[Deal, SeatView]]) -> Any: ...
+
+    def receive(self, ticket: Any) -> list[Answer]: ...
+
+
+class _AtOnce:
+    """:data:`AskMany` as a :class:`Pipeline` that asks when received (nothing in
+    flight: the hands are played in the same order, one batch after the other)."""
+
+    def __init__(self, ask_many: AskMany) -> None:
+        self.ask_many = ask_many
+
+    def send(self, items: Sequence[tuple[Deal, SeatView]]) -> Any:
+        return items
+
+    def receive(self, ticket: Any) -> list[Answer]:
+        return self.ask_many(ticket)
+
+
+#: The hands are played in this many groups, taking turns: while one group's decisions
+#: are with the learner's process, the other group's hands are played here.
+GROUPS = 2
+
+
+def play_lockstep(kind: str, hands: Sequence[Deal], ask: AskMany | Pipeline,
                   timing: Timing = Timing()) -> Legality:
-    """Play ``hands`` side by side: each round, every hand still running is played (the
-    other seat by ``greedy_bot``) until the learner's seat must decide, and all those
-    decisions are asked at once with ``ask_many``.
+    """Play ``hands`` side by side: the hands, in :data:`GROUPS` groups that take turns,
+    are each played (the other seat by ``greedy_bot``) until the learner's seat must
+    decide, and a group's decisions are asked at once (``ask``: a function of the batch,
+    or a :class:`Pipeline`, whose batch is computed while the other group is played).
 
     The verdict is the one of playing the hands one after the other: the fault reported
     is the first in the hands' order (a hand is played on until every hand before it
@@ -398,16 +428,19 @@ def play_lockstep(kind: str, hands: Sequence[Deal], ask_many: AskMany,
     its limit, or a decision that leaves nothing to ask (a process gone, a stall)."""
     if kind not in SEATS:
         raise ValueError(f"kind must be 'play' or 'advise', not {kind!r}")
+    pipe: Pipeline = _AtOnce(ask) if callable(ask) else ask
     games = [deal.hand() for deal in hands]
     answered: list[list[Answer]] = [[] for _ in hands]
     faults: dict[int, Fault] = {}
     limit = len(hands)  # the hands from here on no longer matter
-    live = list(range(len(hands)))
+    groups = [list(range(g, len(hands), GROUPS)) for g in range(GROUPS)]
     total_cpu = total_wall = 0.0
     stop: int | None = None  # the hand whose fault stopped the whole play
-    while live and stop is None:
+
+    def advance(group: list[int]) -> list[tuple[int, SeatView]]:
+        """Play each hand of ``group`` up to the learner's next decision."""
         batch: list[tuple[int, SeatView]] = []
-        for i in live:
+        for i in group:
             if i >= limit:
                 continue
             hand, deal = games[i], hands[i]
@@ -419,11 +452,31 @@ def play_lockstep(kind: str, hands: Sequence[Deal], ask_many: AskMany,
                     batch.append((i, view))
                     break
                 hand.apply(greedy_bot(view))
-        if not batch:
-            break
-        answers = ask_many([(hands[i], view) for i, view in batch])
+        return batch
+
+    ready: list[list[tuple[int, SeatView]]] = [[] for _ in groups]
+
+    def launch(g: int) -> tuple[int, list[tuple[int, SeatView]], Any] | None:
+        """Send group ``g``'s decisions (those that still matter), if any."""
+        batch = [(i, v) for i, v in ready[g] if i < limit]
+        ready[g] = []
+        return (g, batch, pipe.send([(hands[i], v) for i, v in batch])) if batch else None
+
+    flight = None
+    for g in range(GROUPS):
+        ready[g] = advance(groups[g])
+        flight = flight or launch(g)
+    while flight is not None:
+        g, batch, ticket = flight
+        answers = pipe.receive(ticket)
         if len(answers) != len(batch):
             raise ValueError("ask_many answered a different number of decisions")
+        flight = None
+        if stop is None:  # the next group's batch goes while this one is judged
+            for k in range(1, GROUPS):
+                flight = launch((g + k) % GROUPS)
+                if flight is not None:
+                    break
         for (i, view), answer in zip(batch, answers, strict=True):
             if i >= limit or stop is not None or answer.stopped == UNASKED:
                 continue
@@ -447,7 +500,10 @@ def play_lockstep(kind: str, hands: Sequence[Deal], ask_many: AskMany,
             limit = min(limit, i)
             if whole or answer.stopped in ("wall", "exited", "too_much", "protocol"):
                 stop = i
-        live = [i for i, _view in batch if i < limit and i not in faults]
+        if stop is None:
+            groups[g] = [i for i, _view in batch if i < limit and i not in faults]
+            ready[g] = advance(groups[g])
+            flight = flight or launch(g)
     if stop is not None:
         counted = [a for i in range(len(hands)) for a in answered[i]]
         fault: Fault | None = faults[stop]
