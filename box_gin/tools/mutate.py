@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import copy
 import difflib
 import json
 import multiprocessing
@@ -287,7 +286,7 @@ def mutants(unit: Unit) -> list[Mutant]:
     tree = ast.parse(unit.source)
     functions = reached(tree, unit.kata)
     counter = _Mutator(functions)
-    counter.visit(copy.deepcopy(tree))
+    counter.visit(ast.parse(unit.source))
     original = ast.unparse(tree)
     defs = {n.name: ast.unparse(n) for n in tree.body
             if isinstance(n, ast.FunctionDef) and n.name in functions}
@@ -295,7 +294,9 @@ def mutants(unit: Unit) -> list[Mutant]:
     keys: dict[str, int] = {}
     out = []
     for target in range(counter.count):
-        mutated = ast.fix_missing_locations(_Mutator(functions, target).visit(copy.deepcopy(tree)))
+        # A tree of its own for each mutant: parsed again (many times faster than a deep
+        # copy), and only written out again, never compiled (so no locations needed).
+        mutated = _Mutator(functions, target).visit(ast.parse(unit.source))
         after = {n.name: ast.unparse(n) for n in mutated.body
                  if isinstance(n, ast.FunctionDef) and n.name in functions}
         fn = next((f for f in sorted(functions) if defs[f] != after.get(f)), None)
