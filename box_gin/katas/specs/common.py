@@ -160,7 +160,8 @@ def meldy_cards(d: Draw, lo: int, hi: int) -> list[Card]:
             meld = [CARDS[(suit, r)] for r in range(low, low + length)]
         if not set(meld) & set(cards) and len(cards) + len(meld) <= target:
             cards += meld
-    rest = [c for c in full_deck() if c not in cards]
+    taken = set(cards)
+    rest = [c for c in full_deck() if c not in taken]
     cards += d.subset(rest, max(0, min(lo, target) - len(cards)), max(0, target - len(cards)))
     return d.permutation(cards)
 
@@ -183,7 +184,8 @@ def _gen_meld_hand(d: Draw, hi: int) -> list[Card]:
         shared = d.choice(run)
         others = [CARDS[(s, shared.rank)] for s in Suit if s != suit]
         cards = run + d.subset(others, 2, 3)
-        rest = [c for c in full_deck() if c not in cards]
+        taken = set(cards)
+        rest = [c for c in full_deck() if c not in taken]
         cards += d.subset(rest, 0, max(0, min(3, hi - len(cards))))
         return d.permutation(cards[:hi])
     if mode == 1:  # aces to sevens: many melds overlap

@@ -116,7 +116,8 @@ def _gen_discards(d: Draw) -> Args:
     if d.boolean():
         return (_gen_knock(d)[0],)
     cards = _gen_meld_hand(d, 11)
-    rest = [c for c in full_deck() if c not in cards]
+    taken = set(cards)
+    rest = [c for c in full_deck() if c not in taken]
     return (cards + d.subset(rest, max(0, 2 - len(cards)), max(0, 2 - len(cards))),)
 
 
