@@ -46,7 +46,7 @@ from ..katas.core import (
 )
 from ..katas.feedback import blocked_note, plain_text
 from ..katas.specs import BY_NAME
-from ..katas.specs.nb7_bots import fault_text, why_text
+from ..katas.specs.nb7_words import fault_text, why_text
 from ..katas.wire import Opaque, decode, encode
 from .safe import one_line, quoted
 
