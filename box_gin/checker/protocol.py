@@ -173,16 +173,22 @@ class Child:
         """Write what is queued now, as much as the pipe takes without waiting (the rest
         is written by :meth:`receive`): the child may work on it while this process goes
         on with something else."""
-        while self._out and not self._broken:
-            try:
-                sent = os.write(self._write, self._out[:1 << 16])
-            except BlockingIOError:
-                return
-            except OSError:
-                self._broken = True
-                self._out.clear()
-                return
-            del self._out[:sent]
+        while self._out and not self._broken and self._write_some():
+            pass
+
+    def _write_some(self) -> bool:
+        """Write what the pipe takes of the queue now; False when it took nothing (it is
+        full, or the child stopped reading)."""
+        try:
+            sent = os.write(self._write, self._out[:1 << 16])
+        except BlockingIOError:
+            return False
+        except OSError:
+            self._broken = True
+            self._out.clear()
+            return False
+        del self._out[:sent]
+        return sent > 0
 
     def _lines(self) -> dict[str, Any] | None:
         prefix = self.nonce.encode() + b" "
@@ -255,15 +261,9 @@ class Child:
             if self._broken and not ready:
                 raise ChildGone("the child stopped reading")
             if writable:
-                try:
-                    sent = os.write(self._write, self._out[:1 << 16])
-                except BlockingIOError:
-                    sent = 0
-                except OSError:
-                    self._broken = True
-                    self._out.clear()
+                self._write_some()
+                if self._broken:
                     continue
-                del self._out[:sent]
             if ready:
                 try:
                     chunk = os.read(self._read, 1 << 16)
