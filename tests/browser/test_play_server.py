@@ -128,6 +128,25 @@ def test_pages_that_close_free_their_kernels(browser: Any, play: Play) -> None:
     assert not re.search(r"\b403 POST /voila/api/shutdown", play.output())
 
 
+def twin_table(name: str, seat: str) -> Any:
+    """The table the server's page deals for ``name`` in ``seat``, played here: the game is
+    seeded (``--seed 7``) and the bots too, so it shows what the page will show."""
+    from box_gin.widgets.play_app import PlayApp, Settings, TableStore
+
+    settings = Settings.from_env({"BOX_GIN_SEED": "7", "BOX_GIN_NAME": name,
+                                  "BOX_GIN_SEAT": seat})
+    app = PlayApp(settings, store=TableStore(None, None))
+    app.start()
+    return app.table
+
+
+def shown(table: Any) -> dict[str, str]:
+    """What :data:`STATE_JS` reads of the page, read of ``table``: its status and hand."""
+    status = " ".join(re.sub(r"<[^>]+>", " ", table.status.value).split())
+    hand = " ".join(repr(b.card) for b in table.hand_row.children if hasattr(b, "card"))
+    return {"status": status, "hand": hand}
+
+
 def test_a_reload_keeps_the_game(browser: Any, play: Play) -> None:
     requests: list[str] = []
     page = open_app(browser, play.url, requests)
@@ -135,23 +154,30 @@ def test_a_reload_keeps_the_game(browser: Any, play: Play) -> None:
     page.locator(".bg-seat select").select_option(label="captain")
     page.locator("button.bg-btn-start").click()
     page.locator(".bg-game-table .bg-status").wait_for()
-    # Two moves of ours (the captain acts first: pass on the upcard, or take it).
+    twin = twin_table("Dana", "captain")
+    # Two moves of ours (the captain acts first: pass on the upcard, or take it).  A move
+    # reaches the page as several messages, the hand's new card last of all: the page has
+    # answered once its status and hand are the twin's (not at its first change).
     for _ in range(2):
         button = page.locator(".bg-game-table button.bg-btn-pass:not([disabled]), "
                               ".bg-game-table button.bg-btn-draw-stock:not([disabled])")
-        before = page.evaluate(STATE_JS)
+        classes = str(button.first.get_attribute("class"))
+        twin.play("pass" if "bg-btn-pass" in classes.split() else "draw stock")
         button.first.click()
+        expected = shown(twin)
 
-        def moved(before: Any = before) -> bool:
-            return bool(page.evaluate(STATE_JS) != before)
+        def answered(expected: dict[str, str] = expected) -> bool:
+            state = page.evaluate(STATE_JS)
+            return bool({k: " ".join(state[k].split()) for k in expected} == expected)
 
-        eventually(moved, "the table answers")
+        eventually(answered, f"the table answers: {expected}")
     played = page.evaluate(STATE_JS)
     assert played["status"] and played["pile"]
     kernels = play.kernels()
     page.reload()
     page.locator(".bg-game-table .bg-status").wait_for()
-    eventually(lambda: page.evaluate(STATE_JS) == played, "the same table after the reload")
+    eventually(lambda: page.evaluate(STATE_JS) == played,
+               f"the same table after the reload: {played}")
     assert page.locator(".bg-name input").input_value() == "Dana"
     page.screenshot(path=str(SCREENSHOTS / "play-app-after-reload.png"), full_page=True)
     # The old page's kernel is freed, the new page has one.
