@@ -27,7 +27,7 @@ from box_gin.checker.staging import (
     with_bytecode,
     write_stage,
 )
-from box_gin.checker.uids import lock_folder, uid_base, uid_processes
+from box_gin.checker.uids import lock_folder, processes_of, uid_base, uid_processes
 from box_gin.cli import main
 from box_gin.katas import KATAS
 
@@ -282,6 +282,33 @@ def test_two_runs_at_once_never_share_a_sandbox_uid():
             third.close()
     finally:
         first.close()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="sandbox uids are a root checker's")
+def test_a_uid_left_running_is_never_claimed_and_one_sweep_clears_several():
+    # A run that died leaves processes as two of its uids, and its locks gone.
+    dead = open_sandbox("auto", jobs=3)
+    uids = sorted(dead.uids.queue)
+    left = [subprocess.Popen(["sleep", "600"], user=u, group=u, extra_groups=[])
+            for u in uids[:2]]
+    try:
+        for fd in dead.locks:
+            os.close(fd)
+        dead.locks.clear()
+        assert processes_of(uids) == {uids[0]: [left[0].pid], uids[1]: [left[1].pid]}
+        assert uid_processes(uids[2]) == []
+        after = open_sandbox("auto", jobs=3)  # takes free uids only
+        try:
+            assert not set(after.uids.queue) & set(uids[:2])
+        finally:
+            after.close()
+        dead.sweep(*uids)
+        assert [p.wait(timeout=60) for p in left] == [-9, -9]
+        assert processes_of(uids) == {}
+    finally:
+        for p in left:
+            p.kill()
+        dead.close()
 
 
 FOOTPRINT = r"""

@@ -49,6 +49,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,7 +59,7 @@ from ..i18n import _
 from .caps import MIB, Limits, SandboxError
 from .cgroups import Cgroups, CpuClock
 from .staging import closed_folder, make_stage, remove_tree, unstage
-from .uids import UID_RANGE, lock, lock_folder, own_folder, uid_base, uid_processes
+from .uids import UID_RANGE, lock, lock_folder, own_folder, processes_of, uid_base
 
 KINDS = ("bubblewrap", "uid", "none")
 
@@ -125,6 +126,8 @@ class Sandbox:
     _groups: dict[int, list[Path]] = field(default_factory=dict)
     #: child pid -> the clock of its sandbox's CPU time (:meth:`cpu_seconds`).
     _clocks: dict[int, CpuClock] = field(default_factory=dict)
+    #: an interpreter's prefix -> the folders of installed packages hidden from the child.
+    _hidden: dict[str, list[str]] = field(default_factory=dict)
 
     def describe(self) -> str:
         """The isolation in force, in words, for the terminal and the gradebook; then
@@ -189,7 +192,10 @@ class Sandbox:
         prefix = _prefix_of(python)
         if not prefix.startswith("/usr/"):
             argv += ["--ro-bind", prefix, prefix]
-        for packages in _site_folders(prefix):  # installed packages: hidden (the engine too)
+        hidden = self._hidden.get(prefix)
+        if hidden is None:  # looked for once a run, not at every child's start
+            hidden = self._hidden[prefix] = _site_folders(prefix)
+        for packages in hidden:  # installed packages: hidden (the engine too)
             argv += ["--tmpfs", packages, "--remount-ro", packages]
         # The staged modules are copied in from memory: nothing in the sandbox's mount
         # table names the host folder they came from.
@@ -275,6 +281,16 @@ class Sandbox:
             self._groups[proc.pid] = groups
         return proc, folder
 
+    def stop(self, proc: subprocess.Popen[bytes]) -> None:
+        """Kill a spawned child and everything in its cgroup, without waiting for them to
+        die (:meth:`release` waits): several are stopped first, then released."""
+        if proc.returncode is None:
+            Cgroups.kill(self._groups.get(proc.pid, []))
+            with suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            with suppress(OSError):
+                proc.kill()
+
     def release(self, proc: subprocess.Popen[bytes]) -> None:
         """Kill a spawned child and everything in its cgroup; remove the cgroup."""
         clock = self._clocks.pop(proc.pid, None)
@@ -323,20 +339,24 @@ class Sandbox:
         """The most memory a running child's cgroup held, bytes (None: no cgroup)."""
         return Cgroups.peak(self._groups.get(proc.pid, []))
 
-    def sweep(self, uid: int | None) -> None:
-        """Kill every process of a sandbox uid, until none is left.  The uid is this run's
-        alone (claimed machine-wide, and free when claimed): only its own children die."""
-        if uid is None:
-            return
+    def sweep(self, *uids: int | None) -> None:
+        """Kill every process of these sandbox uids, until none is left.  Each uid is
+        this run's alone (claimed machine-wide, and free when claimed): only its own
+        children die.  One look at ``/proc`` serves them all."""
+        left = [uid for uid in uids if uid is not None]
         for attempt in range(50):
-            if not uid_processes(uid):
+            running = processes_of(left)
+            left = [uid for uid in left if uid in running]
+            if not left:
                 return
             if attempt:
                 time.sleep(0.005 * attempt)
-            with suppress(OSError, subprocess.SubprocessError):
-                subprocess.run(["kill", "-9", "-1"], user=uid, group=uid, extra_groups=[],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               timeout=5, env={"PATH": "/usr/bin:/bin"})
+            for uid in left:
+                with suppress(OSError, subprocess.SubprocessError):
+                    subprocess.run(["kill", "-9", "-1"], user=uid, group=uid,
+                                   extra_groups=[], stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, timeout=5,
+                                   env={"PATH": "/usr/bin:/bin"})
 
     def take_uid(self) -> int | None:
         """A free sandbox uid (root), or None."""
@@ -344,9 +364,14 @@ class Sandbox:
 
     def give_uid(self, uid: int | None) -> None:
         """Return a uid to the pool, once nothing of it runs any more."""
-        if uid is not None:
-            self.sweep(uid)
-            self.uids.put(uid)
+        self.give_uids([uid])
+
+    def give_uids(self, uids: Sequence[int | None]) -> None:
+        """Return uids to the pool, once nothing of them runs any more (one sweep)."""
+        self.sweep(*uids)
+        for uid in uids:
+            if uid is not None:
+                self.uids.put(uid)
 
     def close(self) -> None:
         """Remove the staged copy and the cgroups; no process of the sandbox uids is left."""
@@ -360,8 +385,10 @@ class Sandbox:
         for groups in list(self._groups.values()):
             Cgroups.remove(groups)
         self._groups.clear()
+        held = []
         while not self.uids.empty():
-            self.sweep(self.uids.get())
+            held.append(self.uids.get())
+        self.sweep(*held)
         for fd in self.locks:
             with suppress(OSError):
                 os.close(fd)  # the uid may be claimed by another run now
@@ -381,17 +408,32 @@ class Sandbox:
             with suppress(SandboxError, OSError):
                 folders.append(own_folder(legacy))
         base = uid_base()
+        locked: list[tuple[int, list[int]]] = []  # claimed, not yet seen free
+
+        def take_free() -> None:
+            running = processes_of(uid for uid, _held in locked)
+            for uid, held in locked:
+                if uid in running:  # left by a run that died
+                    for fd in held:
+                        os.close(fd)
+                else:
+                    self.locks += held
+                    self.uids.put(uid)
+            locked.clear()
+
         for uid in range(base, base + UID_RANGE):
-            if self.uids.qsize() >= n:
-                return
+            if self.uids.qsize() + len(locked) >= n:
+                take_free()
+                if self.uids.qsize() >= n:
+                    return
             held = [fd for f in folders if (fd := lock(f / f"box-gin-uid-{uid}.lock"))
                     is not None]
-            if len(held) < len(folders) or uid_processes(uid):
-                for fd in held:  # someone else's, or left by a run that died
+            if len(held) < len(folders):
+                for fd in held:  # someone else's
                     os.close(fd)
                 continue
-            self.locks += held
-            self.uids.put(uid)
+            locked.append((uid, held))
+        take_free()
         if self.uids.qsize() >= n:
             return
         raise SandboxError(_("no free sandbox uid: {n} runs of the checker at once?").format(

@@ -9,6 +9,7 @@ import fcntl
 import os
 import stat
 import tempfile
+from collections.abc import Iterable
 from contextlib import suppress
 from pathlib import Path
 
@@ -70,8 +71,16 @@ def own_folder(folder: Path) -> Path:
 
 def uid_processes(uid: int) -> list[int]:
     """The live processes running as ``uid`` (real, effective or saved; not zombies)."""
-    found = []
-    mine = str(uid).encode()
+    return processes_of([uid]).get(uid, [])
+
+
+def processes_of(uids: Iterable[int]) -> dict[int, list[int]]:
+    """The live processes running as each of ``uids`` (real, effective or saved; not
+    zombies), by uid, the uids with none left out: one look at ``/proc`` for them all."""
+    wanted = {str(uid).encode(): uid for uid in uids}
+    found: dict[int, list[int]] = {}
+    if not wanted:
+        return found
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -80,8 +89,19 @@ def uid_processes(uid: int) -> list[int]:
                 status = f.read(4096)
         except OSError:
             continue
-        fields = dict(line.split(b":", 1) for line in status.splitlines() if b":" in line)
-        if mine in fields.get(b"Uid", b"").split()[:3] and not fields.get(
-                b"State", b"").strip().startswith((b"Z", b"X")):
-            found.append(int(entry))
+        owners = _field(status, b"\nUid:").split()[:3]
+        mine = {wanted[u] for u in owners if u in wanted}
+        if mine and not _field(status, b"\nState:").lstrip().startswith((b"Z", b"X")):
+            for uid in mine:
+                found.setdefault(uid, []).append(int(entry))
     return found
+
+
+def _field(status: bytes, key: bytes) -> bytes:
+    """A field of a ``/proc/PID/status`` text (``key`` led by its newline), or b""."""
+    start = status.find(key)
+    if start < 0:
+        return b""
+    start += len(key)
+    end = status.find(b"\n", start)
+    return status[start:] if end < 0 else status[start:end]

@@ -102,7 +102,7 @@ def play_chunk(entrants: Sequence[Entrant], specs: Sequence[GameSpec], settings:
     if done is None and _PROGRESS is not None:
         done = _PROGRESS.put
     from ..checker.sandbox import open_sandbox
-    from .sandboxed import bot_sandbox, launch_all
+    from .sandboxed import bot_sandbox, close_all, launch_all
 
     needed = {name for s in specs for name in s.players}
     sandboxed = [e for e in entrants if e.name in needed and e.reference is None]
@@ -119,8 +119,7 @@ def play_chunk(entrants: Sequence[Entrant], specs: Sequence[GameSpec], settings:
                           trusted=[e.name for e in entrants if e.reference is not None],
                           done=done)
     finally:
-        for p in players.values():
-            p.close()
+        close_all(players.values())
         if base is not None:
             base.close()
 

@@ -80,7 +80,7 @@ POLL = 0.02
 PIPE_BYTES = 1 << 20
 
 __all__ = ["GRACE", "MAX_REPLY", "MAX_RESTARTS", "SandboxedPlayer", "SidedPlayer",
-           "bot_sandbox", "launch_all"]
+           "bot_sandbox", "close_all", "launch_all"]
 
 
 class SandboxedPlayer:
@@ -263,8 +263,10 @@ class SandboxedPlayer:
                 if len(self._buffer) > MAX_REPLY:
                     raise ChildGone("the child sent too much")
 
-    def close(self) -> None:
-        """Kill the child and everything it started."""
+    def close(self, uids: list[int] | None = None) -> None:
+        """Kill the child and everything it started.  Its uid goes back to the sandbox
+        once nothing of it runs, or, given ``uids``, onto that list for the caller to give
+        back with others (:func:`close_all`: one sweep for them all)."""
         self._launched = None
         if self._proc is not None:
             self.box.release(self._proc)  # killed, its cgroup and clock gone
@@ -277,7 +279,10 @@ class SandboxedPlayer:
                 os.close(self._read)
             self._read = -1
         if self._uid is not None:
-            self.box.give_uid(self._uid)
+            if uids is None:
+                self.box.give_uid(self._uid)
+            else:
+                uids.append(self._uid)
             self._uid = None
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
@@ -428,9 +433,9 @@ class SidedPlayer:
                    for side, player in enumerate(self.sides)]
         return [next(answers[side]) for side in self._split]
 
-    def close(self) -> None:
+    def close(self, uids: list[int] | None = None) -> None:
         for player in self.sides:
-            player.close()
+            player.close(uids)
 
 
 def launch_all(players: Iterable[object]) -> None:
@@ -441,3 +446,26 @@ def launch_all(players: Iterable[object]) -> None:
         for side in getattr(player, "sides", (player,)):
             if isinstance(side, SandboxedPlayer) and side._proc is None and not side.out:
                 side.launch()
+
+
+def close_all(players: Iterable[Any]) -> None:
+    """Close ``players``: every sandboxed child (as :func:`launch_all` finds them) is
+    killed, then their uids are swept together and given back (one look at ``/proc`` for
+    them all, not one each); any other player is closed as it closes itself."""
+    by_box: dict[int, tuple[Sandbox, list[int]]] = {}
+    children: list[SandboxedPlayer] = []
+    for player in players:
+        if isinstance(player, SidedPlayer):
+            children += player.sides
+        elif isinstance(player, SandboxedPlayer):
+            children.append(player)
+        else:
+            player.close()
+    for side in children:  # all killed first: they die side by side
+        if side._proc is not None:
+            side.box.stop(side._proc)
+    for side in children:
+        _box, uids = by_box.setdefault(id(side.box), (side.box, []))
+        side.close(uids)
+    for box, uids in by_box.values():
+        box.give_uids(uids)
