@@ -120,7 +120,17 @@ RUN_MELDED = [_runs(p) for p in range(8192)]
 RUN_DEADWOOD = [_PATTERN_VALUE[p] - _PATTERN_VALUE[RUN_MELDED[p]] for p in range(8192)]
 #: LEAST_AFTER_DISCARD[p]: the least run-only deadwood of suit pattern p after one of its
 #: cards is discarded (a large number for the empty pattern, which has none to discard).
-LEAST_AFTER_DISCARD = _least_after_discards(RUN_DEADWOOD)
+#: Built on first use (:func:`_least_table`): only the pure :func:`least_after` and
+#: :func:`knockable` read it, and the largest table costs each import (a bot's child, a
+#: kata's, a notebook's kernel) 4 ms where the compiled kernels serve.
+LEAST_AFTER_DISCARD: list[int] = []
+
+
+def _least_table() -> list[int]:
+    """:data:`LEAST_AFTER_DISCARD`, built the first time it is asked for."""
+    if not LEAST_AFTER_DISCARD:
+        LEAST_AFTER_DISCARD[:] = _least_after_discards(RUN_DEADWOOD)
+    return LEAST_AFTER_DISCARD
 # _SET_REMOVALS[r][sm]: for rank index r held in the suits of 4-bit mask sm (three or
 # more), the 52-bit masks of the cards each choice of set there takes: no set first,
 # then each three-card set (in itertools.combinations order), then the four-card set.
@@ -362,7 +372,7 @@ def least_after(mask: int, skip: int) -> int:
     s2, s3 = (mask >> 26) & SUIT_BITS, (mask >> 39) & SUIT_BITS
     if skip < 0 and not sets_in_play(s0, s1, s2, s3):
         # No sets in play: each suit's best discard is a table entry.
-        dead, after = RUN_DEADWOOD, LEAST_AFTER_DISCARD
+        dead, after = RUN_DEADWOOD, LEAST_AFTER_DISCARD or _least_table()
         d0, d1, d2, d3 = dead[s0], dead[s1], dead[s2], dead[s3]
         return d0 + d1 + d2 + d3 + min(after[s0] - d0, after[s1] - d1, after[s2] - d2,
                                        after[s3] - d3)
@@ -377,7 +387,7 @@ def knockable(mask: int, limit: int, skip: int) -> int:
     if not sets_in_play(s0, s1, s2, s3):
         # The no-knock fast path: with no sets in play, four look-ups say whether any
         # discard leaves the limit or less (most turns of a hand: none does).
-        dead, after = RUN_DEADWOOD, LEAST_AFTER_DISCARD
+        dead, after = RUN_DEADWOOD, LEAST_AFTER_DISCARD or _least_table()
         d0, d1, d2, d3 = dead[s0], dead[s1], dead[s2], dead[s3]
         if d0 + d1 + d2 + d3 + min(after[s0] - d0, after[s1] - d1, after[s2] - d2,
                                    after[s3] - d3) > limit:
