@@ -18,10 +18,12 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from . import __version__
-from .i18n import DOMAIN, LANGUAGES, LOCALE_DIR
+from . import __version__, i18n
+from .i18n import DOMAIN, LANGUAGES
 
 PACKAGE = Path(__file__).resolve().parent
+#: The catalogs' folder, as :mod:`box_gin.i18n` reads it.
+LOCALE_DIR = Path(i18n.LOCALE_DIR)
 # Catalog headers carry a fixed date, so that updating them changes only messages.
 STABLE_DATE = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
 # The catalogs carry the version's first two parts (box_gin.__version__: "0.1.0" -> "0.1"),

@@ -25,10 +25,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from decimal import Decimal
-from pathlib import Path
 
 DOMAIN = "box_gin"
-LOCALE_DIR = Path(__file__).with_name("locale")
+#: The catalogs' folder (a plain path: pathlib costs every import of the engine, each
+#: sandboxed child's too, 3.5 ms).
+LOCALE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "locale")
 #: Languages with a catalog, English first.
 LANGUAGES: tuple[str, ...] = ("en", "fr", "hu", "uk", "id", "he")
 #: Languages written right to left.
@@ -61,18 +62,19 @@ def _detect() -> str:
 def _load(lang: str) -> gettext.NullTranslations:
     """The catalog for ``lang``: the compiled .mo when it is up to date, else the .po
     source compiled in memory (so an edited catalog needs no reinstall), else English."""
-    folder = LOCALE_DIR / lang / "LC_MESSAGES"
-    po, mo = folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
-    if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
-        with mo.open("rb") as compiled:
+    folder = os.path.join(LOCALE_DIR, lang, "LC_MESSAGES")
+    po, mo = os.path.join(folder, f"{DOMAIN}.po"), os.path.join(folder, f"{DOMAIN}.mo")
+    if os.path.exists(mo) and (not os.path.exists(po)
+                               or os.stat(mo).st_mtime >= os.stat(po).st_mtime):
+        with open(mo, "rb") as compiled:
             return gettext.GNUTranslations(compiled)
-    if po.exists():
+    if os.path.exists(po):
         import io
 
         from babel.messages.mofile import write_mo
         from babel.messages.pofile import read_po
 
-        with po.open("rb") as source:
+        with open(po, "rb") as source:
             catalog = read_po(source)
         buffer = io.BytesIO()
         write_mo(buffer, catalog, use_fuzzy=False)
