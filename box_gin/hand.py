@@ -59,11 +59,23 @@ _DISCARDS = [discard(c) for c in BY_INDEX]
 _KNOCKS = [knock(c) for c in BY_INDEX]
 # _DISCARD_BYTES[k][b]: the discard actions, in card order, of the cards whose bits are set
 # in byte b of byte k of a rank-major mask (bit rank index * 4 + suit): two ranks a byte.
-_DISCARD_BYTES = [
-    [tuple(_DISCARDS[BY_RANK_MAJOR[bit].index] for bit in range(8 * k, 8 * k + 8)
-           if b >> (bit - 8 * k) & 1 and bit < 52) for b in range(256)]
-    for k in range(7)
-]
+def _discard_bytes() -> list[list[tuple[Action, ...]]]:
+    """:data:`_DISCARD_BYTES`, each byte's entry from the byte without its lowest bit
+    (built at every import, each sandboxed child's too: 0.4 ms, not 1.9)."""
+    out = []
+    for k in range(7):
+        acts = [_DISCARDS[BY_RANK_MAJOR[bit].index] if bit < 52 else None
+                for bit in range(8 * k, 8 * k + 8)]
+        row: list[tuple[Action, ...]] = [()] * 256
+        for b in range(1, 256):
+            low = b & -b
+            act, rest = acts[low.bit_length() - 1], row[b ^ low]
+            row[b] = rest if act is None else (act, *rest)
+        out.append(row)
+    return out
+
+
+_DISCARD_BYTES = _discard_bytes()
 
 
 def _all_discards(mask: int) -> list[Action]:

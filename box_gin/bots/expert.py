@@ -47,12 +47,17 @@ _NEAR = [neighbours(i) for i in range(52)]
 _VALUE_OF = [min(i % 13 + 1, 10) for i in range(52)]
 
 
-# The card indices of each 13-bit suit pattern, to list a mask's cards quickly.
-# Each pattern's from the one without its lowest card (built at every import: cheap).
-_PATTERN_BITS: list[tuple[int, ...]] = [()] * 8192
-for _p in range(1, 8192):
-    _PATTERN_BITS[_p] = ((_p & -_p).bit_length() - 1,) + _PATTERN_BITS[_p & (_p - 1)]
-del _p
+def _pattern_bits() -> list[tuple[int, ...]]:
+    """The card indices of each 13-bit suit pattern, to list a mask's cards quickly: each
+    pattern's from the one without its lowest card (built at every import, in a function,
+    whose local names are faster than the module's)."""
+    out: list[tuple[int, ...]] = [()] * 8192
+    for p in range(1, 8192):
+        out[p] = ((p & -p).bit_length() - 1, *out[p & (p - 1)])
+    return out
+
+
+_PATTERN_BITS = _pattern_bits()
 _CARD_BY_TEXT = {str(c): c for c in BY_INDEX}
 
 
