@@ -7,6 +7,7 @@ import json
 import os
 import secrets
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -18,7 +19,7 @@ from classroom import english
 from runas import NOBODY, open_copy, open_temp_folder, runtime
 
 from box_gin.checker.caps import Limits, SandboxError
-from box_gin.checker.cgroups import CLOCK_TICKS, Cgroups, descendants
+from box_gin.checker.cgroups import CLOCK_TICKS, Cgroups, _descendants_by_parent, descendants
 from box_gin.checker.sandbox import Sandbox, open_sandbox
 from box_gin.checker.staging import (
     STAGED,
@@ -309,6 +310,23 @@ def test_a_uid_left_running_is_never_claimed_and_one_sweep_clears_several():
         for p in left:
             p.kill()
         dead.close()
+
+
+def test_a_childs_processes_are_found_as_the_kernel_lists_them_and_as_parents_say():
+    # A tree of four: a shell, two children, one of them with a child of its own.
+    tree = subprocess.Popen(["/bin/sh", "-c", "sleep 600 & (sleep 600 & wait) & wait"],
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_descendants_by_parent(tree.pid)) < 4 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        found = descendants(tree.pid)
+        assert len(found) == 4 and found[0] == tree.pid
+        assert found == _descendants_by_parent(tree.pid)
+        assert descendants(2 ** 22 + 1) == [2 ** 22 + 1]  # no such process: itself only
+    finally:
+        os.killpg(tree.pid, signal.SIGKILL)
+        tree.wait(timeout=60)
 
 
 FOOTPRINT = r"""

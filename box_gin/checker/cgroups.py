@@ -220,7 +220,25 @@ class CpuClock:
 
 
 def descendants(pid: int) -> list[int]:
-    """``pid`` and every process below it (bubblewrap's, then the child)."""
+    """``pid`` and every process below it (bubblewrap's, then the child): each one's
+    children as the kernel lists them (``/proc/PID/task/TID/children``), else, where it
+    does not (a kernel without them, a process gone meanwhile), as a look at every
+    process of ``/proc`` finds them."""
+    out, todo = [], [pid]
+    try:
+        while todo:
+            current = todo.pop()
+            out.append(current)
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children", "rb") as f:
+                    todo += map(int, f.read().split())
+    except (OSError, ValueError):
+        return _descendants_by_parent(pid)
+    return out
+
+
+def _descendants_by_parent(pid: int) -> list[int]:
+    """:func:`descendants`, from every process's parent in ``/proc/PID/stat``."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
