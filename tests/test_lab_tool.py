@@ -7,11 +7,12 @@ import json
 import os
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from box_gin.tools.kit import kit_files
+from box_gin.tools.kit import KERNEL_STARTS, kit_files, retry_kernel_starts
 from box_gin.tools.lab import CONFIG, LANDING, lab_command, main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -121,3 +122,34 @@ def test_a_folder_without_the_landing_page_is_refused(tmp_path: Path, capsys):
         lab_command(tmp_path)
     assert main([str(tmp_path)]) == 2
     assert LANDING in capsys.readouterr().err
+
+
+def test_a_kernel_that_dies_at_its_start_is_started_again_but_not_forever(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    nbval_kernel = pytest.importorskip("nbval.kernel")
+    calls: list[str] = []
+
+    def starts(failures: int, error: str) -> Callable[..., str]:
+        """A kernel start that fails ``failures`` times with ``error``, then starts."""
+        def start(*args: object, **kwargs: object) -> str:
+            calls.append(error)
+            if len(calls) <= failures:
+                raise RuntimeError(error)
+            return "started"
+        return start
+
+    died = "Kernel died before replying to kernel_info"
+    for failures, error, expected, tries in (
+            (2, died, "started", 3),                        # started again, twice
+            (KERNEL_STARTS, died, died, KERNEL_STARTS),     # but not forever
+            (1, "Kernel didn't respond in 60 seconds", "respond", 1)):  # only a death
+        calls.clear()
+        monkeypatch.setattr(nbval_kernel, "start_new_kernel", starts(failures, error))
+        retry_kernel_starts()
+        retry_kernel_starts()  # once is enough: not wrapped twice
+        if expected == "started":
+            assert nbval_kernel.start_new_kernel(kernel_name="python") == "started"
+        else:
+            with pytest.raises(RuntimeError, match=expected):
+                nbval_kernel.start_new_kernel()
+        assert len(calls) == tries, error

@@ -4,7 +4,8 @@ scratch notebook), and the pure wheel built from them.
 Standard library only, and loaded by its path where box-gin is not installed (the
 JupyterLite build, ``lite.py``).  The tools and the tests list the kit's notebooks with
 :func:`kit_files`; the notebook folders' ``conftest.py`` keep nbval off every other
-notebook with :func:`not_the_kits_notebook`; Gradescope's bundle and the JupyterLite site
+notebook with :func:`not_the_kits_notebook`, and have its kernel started again when it
+dies at its start (:func:`retry_kernel_starts`); Gradescope's bundle and the JupyterLite site
 carry the wheel of :func:`build_pure_wheel`.
 """
 
@@ -104,6 +105,41 @@ def build_pure_wheel(root: Path, dest: Path) -> Path:
         target = dest / wheels[0].name
         shutil.move(str(wheels[0]), target)
     return target
+
+
+#: How many times nbval starts a notebook's kernel before a kernel that died at its start
+#: fails the notebook (:func:`retry_kernel_starts`).
+KERNEL_STARTS = 3
+
+
+def retry_kernel_starts() -> None:
+    """Have nbval start a notebook's kernel again when it dies before it answers, up to
+    :data:`KERNEL_STARTS` times (the notebook folders' ``conftest.py`` call this).  On a
+    machine running tests side by side, a kernel can lose the port ``jupyter_client``
+    chose for it to another process before it binds it, and die; that is the machine's
+    doing, not the notebook's.  Nothing a notebook's cells do is ever retried, nor a
+    kernel that does not answer in time."""
+    import importlib
+
+    try:
+        kernel = importlib.import_module("nbval.kernel")
+    except ImportError:  # nbval is not installed: nothing to do
+        return
+    start = kernel.start_new_kernel
+    if getattr(start, "retried", False):
+        return
+
+    def start_new_kernel(*args: object, **kwargs: object) -> object:
+        for attempt in range(1, KERNEL_STARTS + 1):
+            try:
+                return start(*args, **kwargs)
+            except RuntimeError as exc:  # nbval has shut the dead kernel down
+                if attempt == KERNEL_STARTS or "died" not in str(exc):
+                    raise
+        raise AssertionError("not reached")
+
+    start_new_kernel.retried = True  # type: ignore[attr-defined]
+    setattr(kernel, "start_new_kernel", start_new_kernel)  # noqa: B010 (nbval is untyped)
 
 
 def not_the_kits_notebook(collection_path: Path) -> bool | None:
