@@ -284,24 +284,19 @@ class Sandbox:
     def stop(self, proc: subprocess.Popen[bytes]) -> None:
         """Kill a spawned child and everything in its cgroup, without waiting for them to
         die (:meth:`release` waits): several are stopped first, then released."""
-        if proc.returncode is None:
-            Cgroups.kill(self._groups.get(proc.pid, []))
-            with suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            with suppress(OSError):
-                proc.kill()
+        Cgroups.kill(self._groups.get(proc.pid, []))
+        with suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        with suppress(OSError):
+            proc.kill()
 
     def release(self, proc: subprocess.Popen[bytes]) -> None:
         """Kill a spawned child and everything in its cgroup; remove the cgroup."""
         clock = self._clocks.pop(proc.pid, None)
         if clock is not None:
             clock.close()
+        self.stop(proc)
         groups = self._groups.pop(proc.pid, [])
-        Cgroups.kill(groups)
-        with suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        with suppress(OSError):
-            proc.kill()
         with suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=5)
         if groups and not Cgroups.remove(groups):

@@ -433,9 +433,9 @@ class SidedPlayer:
                    for side, player in enumerate(self.sides)]
         return [next(answers[side]) for side in self._split]
 
-    def close(self, uids: list[int] | None = None) -> None:
+    def close(self) -> None:
         for player in self.sides:
-            player.close(uids)
+            player.close()
 
 
 def launch_all(players: Iterable[object]) -> None:
