@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .cards import Card
+from .cards import BY_INDEX, Card
 from .errors import IllegalActionError
 from .i18n import _
 from .melds import Meld
@@ -170,11 +170,22 @@ DRAW_DISCARD = Action(ActionKind.DRAW_DISCARD)
 BIG_GIN = Action(ActionKind.BIG_GIN)
 
 
+#: Every discard, and every knock without its lay-out, made once: :func:`discard` and
+#: :func:`knock` return these very objects (actions are immutable), so the engine's legal
+#: actions are always the same few objects (a bot's wire reads them by identity).
+_DISCARDS = tuple(Action(ActionKind.DISCARD, c) for c in BY_INDEX)
+_KNOCKS = tuple(Action(ActionKind.KNOCK, c) for c in BY_INDEX)
+
+
 def discard(card: Card) -> Action:
     """The action of discarding ``card``."""
+    if type(card) is Card:
+        return _DISCARDS[card.index]
     return Action(ActionKind.DISCARD, card)
 
 
 def knock(card: Card, melds: tuple[Meld, ...] | None = None) -> Action:
     """The action of knocking with ``card`` as the discard."""
+    if melds is None and type(card) is Card:
+        return _KNOCKS[card.index]
     return Action(ActionKind.KNOCK, card, melds)

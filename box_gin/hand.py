@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from .actions import (
     BIG_GIN,
@@ -399,25 +400,20 @@ class Hand:
 
     def view(self, role: Role | str) -> SeatView:
         """What ``role`` may see of this hand."""
-        role = Role(role)
+        return SeatView(*self.seat_facts(Role(role)))
+
+    def seat_facts(self, role: Role) -> tuple[Any, ...]:
+        """What ``role`` may see of this hand: its view's fields, in :class:`SeatView`'s
+        order, without the view (a sandboxed bot's wire writes them as they are)."""
         seat = Role.CAPTAIN if role is Role.SITTER else role
         other = seat.opponent
-        return SeatView(
-            role=role,
-            phase=self.phase,
-            to_play=self.to_play,
-            hand=self.cards(seat),
-            discard_pile=tuple(self.discard_pile),
-            stock_size=len(self.stock),
-            opponent_known=tuple(sorted(self.seen[other] & self.hands[other], key=CARD_ORDER)),
-            opponent_card_count=len(self.hands[other]),
-            knock_limit=self.knock_limit,
-            rules=self.rules,
-            legal_actions=tuple(self.legal_actions()) if self.to_play is seat else (),
-            taken_card=self.taken_card if self.to_play is seat else None,
-            history=self._public_history(),
-            result=self.result,
-        )
+        mine = self.to_play is seat
+        return (role, self.phase, self.to_play, self.cards(seat), tuple(self.discard_pile),
+                len(self.stock),
+                tuple(sorted(self.seen[other] & self.hands[other], key=CARD_ORDER)),
+                len(self.hands[other]), self.knock_limit, self.rules,
+                tuple(self.legal_actions()) if mine else (),
+                self.taken_card if mine else None, self._public_history(), self.result)
 
     # -- acting -------------------------------------------------------------------------
 

@@ -7,9 +7,11 @@ import dataclasses
 import json
 import random
 
+import pytest
+
 from box_gin import Hand, greedy_bot, parse_cards
-from box_gin.actions import knock
-from box_gin.checker.seatwire import ACTIONS, decoder, encode
+from box_gin.actions import discard, knock
+from box_gin.checker.seatwire import ACTIONS, Histories, decoder, encode
 from box_gin.melds import best_melds
 from box_gin.rules import PRESETS
 
@@ -60,3 +62,63 @@ def test_a_card_is_one_character_that_json_writes_as_it_is() -> None:
     view = Hand.deal(seed=1).view("box")
     text = json.dumps(encode(view))
     assert "\\" not in text and len(encode(view)[3]) == len(view.hand)
+
+
+def _send(histories: Histories, hand: Hand, view) -> list:
+    """The view as the tournament's driver writes it, through JSON."""
+    return json.loads(json.dumps(encode(view, histories.part(hand, view.history))))
+
+
+def test_hands_side_by_side_send_only_new_history_and_come_back_whole(monkeypatch) -> None:
+    """Four hands in play at once, three slots: each view of a held hand sends only the
+    entries its child has not had, the fourth hand sends its whole history, a slot is
+    given again once its hand is over, and every view comes back whole."""
+    monkeypatch.setattr(Histories, "SLOTS", 3)
+    histories, held = Histories(), {}
+    decode = decoder(PRESETS["standard"].to_dict(), held)
+    waiting = [Hand.deal(PRESETS["standard"], seed=n) for n in range(10)]
+    playing = [waiting.pop() for _ in range(4)]
+    sent = whole = views = full = 0
+    while playing:
+        for hand in list(playing):
+            seat = hand.to_play
+            roles = [seat, "sitter"] if seat.value == "captain" else [seat]
+            for role in roles:  # the sitter: the captain's hand, its history held once
+                view = hand.view(role)
+                data = _send(histories, hand, view)
+                assert decode(data) == view
+                history = data[11]
+                if history and type(history[0]) is int:
+                    assert 0 <= history[0] < 3
+                    sent += len(history) - 2
+                else:
+                    whole += 1
+                    sent += len(history)
+                views += 1
+                full += len(view.history)
+            hand.apply(greedy_bot(hand.view(seat)))
+            if hand.is_over:
+                playing.remove(hand)
+                if waiting:
+                    playing.append(waiting.pop())
+    assert views > 300 and whole > 0
+    assert sent < full / 3  # mostly the new entries of each view, not its whole history
+    assert len(held) <= 3
+
+
+def test_a_history_out_of_step_is_refused() -> None:
+    """A view that builds on entries the child does not hold is an error, never a guess."""
+    hand = Hand.deal(seed=2)
+    view = hand.view(hand.to_play)
+    data = encode(view, [0, 3, "1:pass"])
+    with pytest.raises(ValueError, match="slot 0"):
+        decoder(view.rules.to_dict(), {})(data)
+
+
+def test_the_engine_lists_the_wire_s_own_action_objects() -> None:
+    """The legal actions a hand lists are the wire's table's own objects (found by
+    identity), and a discard or a knock is made once."""
+    card = parse_cards("7H")[0]
+    assert discard(card) is discard(card) and knock(card) is knock(card)
+    for view in _views(6):
+        assert all(any(a is b for b in ACTIONS) for a in view.legal_actions)

@@ -116,11 +116,12 @@ def main() -> None:
 
     _stubs()
     decoders: dict = {}
+    histories: dict = {}  # the hands' histories by slot (seatwire.Histories)
 
     def decoder_of(rules):
         key = dumps(rules, sort_keys=True)
         if key not in decoders:
-            decoders[key] = wire.decoder(rules)
+            decoders[key] = wire.decoder(rules, histories)
         return decoders[key]
 
     decode = decoder_of(setup["rules"]) if setup.get("rules") else None

@@ -6,7 +6,9 @@ tournament's driver and the grader of the bot kata.  ``encode(view)`` gives a sh
 as numbers in a table of every action a hand offers, :data:`ACTIONS`; the phase and
 roles as small numbers; the history as ``"r:action"`` strings); the child rebuilds the
 :class:`~box_gin.hand.SeatView` with :func:`decoder`.  Only what the seat's view holds
-travels: the driver never sends a card the seat may not see.
+travels: the driver never sends a card the seat may not see.  The tournament's driver
+writes a view from the hand's own fields (:func:`encode_facts`, no view made) and sends
+only the entries of a hand's history that its child has not had yet (:class:`Histories`).
 
 >>> from box_gin import Hand
 >>> view = Hand.deal(seed=1).view("captain")
@@ -39,6 +41,10 @@ ACTIONS: tuple[Action, ...] = (TAKE, PASS, DRAW_STOCK, DRAW_DISCARD, BIG_GIN,
 #: Each kind's first number in :data:`ACTIONS` (a card's adds its index), by the kind's
 #: identity (the fastest key).
 _BASE = {id(a.kind): i for i, a in enumerate(ACTIONS) if a.card is None or a.card.index == 0}
+#: Each action's number, by the action's identity: the engine lists its legal actions
+#: from the same few objects (``actions.discard`` and ``knock`` make each once), so most
+#: are found at once; :data:`ACTIONS` holds them, so their identities stay theirs.
+_NUMBER = {id(a): i for i, a in enumerate(ACTIONS)}
 _ACTIONS: dict[str, Action] = {}
 #: A history entry's text, by the entry (role, action text), made once.
 _ENTRIES: dict[tuple[Role, str], str] = {}
@@ -77,23 +83,90 @@ def action(text: str) -> Action:
     return found
 
 
-def encode(view: SeatView) -> list[Any]:
-    """The view as a short list of plain values."""
+def _legals(actions: tuple[Action, ...]) -> list[int | str]:
+    numbers: list[Any] = list(map(_NUMBER.get, map(id, actions)))
+    if None in numbers:  # an action made elsewhere, or not one a hand lists
+        numbers = [_legal(a) for a in actions]
+    return numbers
+
+
+def encode(view: SeatView, history: list[Any] | None = None) -> list[Any]:
+    """The view as a short list of plain values; ``history``: what to send in place of
+    the whole history (:meth:`Histories.part`, the part the child does not hold)."""
+    return _encode(history, view.role, view.phase, view.to_play, view.hand,
+                   view.discard_pile, view.stock_size, view.opponent_known,
+                   view.opponent_card_count, view.knock_limit, view.rules,
+                   view.legal_actions, view.taken_card, view.history)
+
+
+def encode_facts(facts: tuple[Any, ...], history: list[Any] | None = None) -> list[Any]:
+    """:func:`encode` of the view whose fields are ``facts``
+    (:meth:`~box_gin.hand.Hand.seat_facts`), without making the view."""
+    return _encode(history, *facts[:13])
+
+
+def _encode(history: list[Any] | None, role: Role, phase: Phase, to_play: Role | None,
+            hand: tuple[Card, ...], pile: tuple[Card, ...], stock: int,
+            known: tuple[Card, ...], count: int, limit: int, _rules: Rules,
+            legal: tuple[Action, ...], taken: Card | None,
+            entries: tuple[tuple[Role, str], ...]) -> list[Any]:
     return [
-        _ROLE_NO[view.role], _PHASE_NO[view.phase],
-        -1 if view.to_play is None else _ROLE_NO[view.to_play],
-        _cards(view.hand), _cards(view.discard_pile), view.stock_size,
-        _cards(view.opponent_known), view.opponent_card_count, view.knock_limit,
-        [_legal(a) for a in view.legal_actions],
-        "" if view.taken_card is None else _CHAR[view.taken_card.index],
-        [_entry(h) for h in view.history],
+        _ROLE_NO[role], _PHASE_NO[phase], -1 if to_play is None else _ROLE_NO[to_play],
+        _cards(hand), _cards(pile), stock, _cards(known), count, limit, _legals(legal),
+        "" if taken is None else _CHAR[taken.index],
+        [_entry(h) for h in entries] if history is None else history,
     ]
 
 
-def decoder(rules: dict[str, Any]) -> Callable[[list[Any]], SeatView]:
-    """A function that rebuilds a view from :func:`encode`'s list, under ``rules``."""
+class Histories:
+    """What a child already holds of the histories of the hands it is asked about, on
+    the driver's side: a hand's history only grows, so each view sends only the entries
+    the child has not had (``[slot, start, entry, ...]``: the child keeps each hand's
+    history under a slot number and adds the entries from ``start`` on; a ``start`` of 0
+    begins a hand in that slot).  One for each child, started anew with it: a child
+    started again holds nothing.  At most :data:`SLOTS` hands are held (a slot is given
+    again once its hand is over; past that, a view sends its whole history), so a
+    child's memory of them is bounded too."""
+
+    SLOTS = 4096
+
+    def __init__(self) -> None:
+        #: By the hand's identity: the hand (kept, so that its identity stays its own),
+        #: its slot, and how many of its entries the child holds.
+        self._held: dict[int, list[Any]] = {}
+        self._free: list[int] = []
+
+    def part(self, hand: object, history: tuple[tuple[Role, str], ...]) -> list[Any]:
+        """The history field of a view of ``hand`` whose history is ``history``."""
+        held = self._held.get(id(hand))  # a hand held keeps its identity: no other has it
+        if held is None:
+            slot = self._slot()
+            if slot < 0:
+                return [_entry(h) for h in history]
+            held = self._held[id(hand)] = [hand, slot, 0]
+        start = held[2]
+        held[2] = len(history)
+        return [held[1], start, *map(_entry, history[start:])]
+
+    def _slot(self) -> int:
+        """A free slot (-1: none, every one held by a hand still in play)."""
+        if not self._free and len(self._held) >= self.SLOTS:  # hands over give theirs
+            over = [k for k, (hand, _s, _n) in self._held.items()
+                    if getattr(hand, "is_over", True)]
+            self._free = [self._held.pop(k)[1] for k in over]
+        if self._free:
+            return self._free.pop()
+        return len(self._held) if len(self._held) < self.SLOTS else -1
+
+
+def decoder(rules: dict[str, Any], held: dict[int, tuple[tuple[Role, str], ...]] | None = None
+            ) -> Callable[[list[Any]], SeatView]:
+    """A function that rebuilds a view from :func:`encode`'s list, under ``rules``;
+    ``held``: the histories by slot, for views that send only a history's new entries
+    (:class:`Histories`), kept from one view to the next (the child's own memory)."""
     the_rules = Rules.from_dict(rules)
     history_cache: dict[str, tuple[Role, str]] = {}
+    slots: dict[int, tuple[tuple[Role, str], ...]] = {} if held is None else held
 
     def entry(item: str) -> tuple[Role, str]:
         found = history_cache.get(item)
@@ -116,6 +189,17 @@ def decoder(rules: dict[str, Any]) -> Callable[[list[Any]], SeatView]:
             knock_limit=int(limit), rules=the_rules,
             legal_actions=actions,
             taken_card=_CARD[taken] if taken else None,
-            history=tuple(map(entry, history)), result=None)
+            history=_history(history), result=None)
+
+    def _history(sent: list[Any]) -> tuple[tuple[Role, str], ...]:
+        if not sent or type(sent[0]) is not int:
+            return tuple(map(entry, sent))
+        slot, start = sent[0], sent[1]
+        before = slots.get(slot, ()) if start else ()
+        if len(before) != start:
+            raise ValueError(f"history of slot {slot}: {len(before)} entries held, "
+                             f"{start} expected")
+        slots[slot] = whole = before + tuple(map(entry, sent[2:]))
+        return whole
 
     return decode

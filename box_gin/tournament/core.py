@@ -34,12 +34,13 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Protocol
 
 from ..actions import DRAW_STOCK, PASS, Action, ActionKind
 from ..bots import KIT_BOTS, Advice, make_bot, random_bot
 from ..errors import BoxGinError
-from ..hand import Role, SeatView
+from ..hand import Hand, Role, SeatView
 from ..match import Match, SitterView
 from ..rules import STANDARD, Rules
 
@@ -59,14 +60,32 @@ class Budget:
     game: float = 20.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Request:
     """One decision asked of a bot: to play (``advice``: the sitter's, for a captain)
-    or, as sitter, to advise (``view``: the captain's view)."""
+    or, as sitter, to advise, in ``hand`` as the seat ``role`` sees it (the sitter: the
+    captain's view).  The view is made when a player first asks for it, while the hand
+    waits on this decision: a sandboxed bot's goes to the wire from the hand itself."""
 
     kind: str  # "play" or "advise"
-    view: SeatView
+    hand: Hand
+    role: Role
     advice: Action | None = None
+
+    @cached_property
+    def facts(self) -> tuple[Any, ...]:
+        """The view's fields (:meth:`~box_gin.hand.Hand.seat_facts`)."""
+        return self.hand.seat_facts(self.role)
+
+    @cached_property
+    def view(self) -> SeatView:
+        return SeatView(*self.facts)
+
+    @property
+    def legal(self) -> tuple[Action, ...]:
+        """The legal actions the answer must be one of (the view's)."""
+        legal: tuple[Action, ...] = self.facts[10]
+        return legal
 
 
 @dataclass(frozen=True)
@@ -367,17 +386,16 @@ class _Game:
         player = m.to_play
         assert player is not None
         role = m.role_of(player)
-        view = m.hand.view(role)
         if role is Role.CAPTAIN and not self.asked_advice:
             sitter = m.roles[Role.SITTER]
             if self.tallies[sitter].seconds > budget.game or sitter in self.benched:
                 self.tallies[sitter].faults["timeout"] += 1
                 self.asked_advice = True
             else:
-                return sitter, Request("advise", view)
+                return sitter, Request("advise", m.hand, role)
         if self.tallies[player].seconds > budget.game or player in self.benched:
             return None
-        return player, Request("play", view, self.advice)
+        return player, Request("play", m.hand, role, self.advice)
 
     def answer(self, bot: str, request: Request, reply: Reply, trusted: bool) -> None:
         tally = self.tallies[bot]
@@ -391,8 +409,8 @@ class _Game:
         if fault == "crash":
             tally.crashed(reply.crash, self.spec.index, len(self.match.history) + 1,
                           Role.SITTER.value if request.kind == "advise"
-                          else request.view.role.value)
-        legal = request.view.legal_actions
+                          else request.role.value)
+        legal = request.legal
         action = None if fault else legal_match(reply.text, legal)
         if request.kind == "advise":
             self.asked_advice = True

@@ -51,7 +51,7 @@ from ..checker.bots import BOT_CHILD, bot_sandbox
 from ..checker.caps import Limits
 from ..checker.protocol import ChildGone, Ready, answers, widen_pipe
 from ..checker.sandbox import Sandbox
-from ..checker.seatwire import encode
+from ..checker.seatwire import Histories, encode_facts
 from ..katas.specs.nb7_bots import cpu_timer
 from ..katas.timer import wall_seconds
 from ..rules import Rules
@@ -105,6 +105,7 @@ class SandboxedPlayer:
         self._folder: str | None = None
         self._nonce = b""
         self._buffer = bytearray()
+        self._histories = Histories()  # what the running child holds of each hand's
         self._sent: tuple[int, int, float, float] | None = None  # id, count, start, deadline
         self._failed: str | None = None
         self._request = 0
@@ -155,6 +156,7 @@ class SandboxedPlayer:
             return
         os.close(write_end)
         self._read, self._nonce, self._buffer = read_end, nonce.encode(), bytearray()
+        self._histories = Histories()
         assert self._proc.stdin is not None
         self._write = self._proc.stdin.fileno()
         widen_pipe(self._write)
@@ -302,8 +304,10 @@ class SandboxedPlayer:
             self._sent, self._failed = (0, n, time.monotonic(), 0.0), "crash"
             return
         self._request += 1
+        part = self._histories.part
         batch = {"id": self._request, "q": [
-            ["a" if r.kind == "advise" else "p", encode(r.view),
+            ["a" if r.kind == "advise" else "p",
+             encode_facts(facts := r.facts, part(r.hand, facts[12])),
              None if r.advice is None else str(r.advice)] for r in requests]}
         start = time.monotonic()
         deadline = start + n * self._wall + 2.0
@@ -421,7 +425,7 @@ class SidedPlayer:
         """Send each side its own requests (answered by :meth:`receive`)."""
         from ..hand import Role
 
-        self._split = [0 if r.view.role is Role.BOX else 1 for r in requests]
+        self._split = [0 if r.role is Role.BOX else 1 for r in requests]
         for side, player in enumerate(self.sides):
             mine = [r for r, s in zip(requests, self._split, strict=True) if s == side]
             if mine:
