@@ -34,7 +34,6 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, Protocol
 
 from ..actions import DRAW_STOCK, PASS, Action, ActionKind
@@ -64,20 +63,22 @@ class Budget:
 class Request:
     """One decision asked of a bot: to play (``advice``: the sitter's, for a captain)
     or, as sitter, to advise, in ``hand`` as the seat ``role`` sees it (the sitter: the
-    captain's view).  The view is made when a player first asks for it, while the hand
-    waits on this decision: a sandboxed bot's goes to the wire from the hand itself."""
+    captain's view), whose fields are ``facts`` (:meth:`~box_gin.hand.Hand.seat_facts`,
+    taken when the decision is asked): a bot in this process is given the view made of
+    them, a sandboxed bot's wire is written from them without a view."""
 
     kind: str  # "play" or "advise"
     hand: Hand
     role: Role
+    facts: tuple[Any, ...]
     advice: Action | None = None
 
-    @cached_property
-    def facts(self) -> tuple[Any, ...]:
-        """The view's fields (:meth:`~box_gin.hand.Hand.seat_facts`)."""
-        return self.hand.seat_facts(self.role)
+    @classmethod
+    def of(cls, kind: str, hand: Hand, role: Role, advice: Action | None = None) -> Request:
+        """The request for ``role``'s decision in ``hand`` as it stands."""
+        return cls(kind, hand, role, hand.seat_facts(role), advice)
 
-    @cached_property
+    @property
     def view(self) -> SeatView:
         return SeatView(*self.facts)
 
@@ -392,10 +393,10 @@ class _Game:
                 self.tallies[sitter].faults["timeout"] += 1
                 self.asked_advice = True
             else:
-                return sitter, Request("advise", m.hand, role)
+                return sitter, Request.of("advise", m.hand, role)
         if self.tallies[player].seconds > budget.game or player in self.benched:
             return None
-        return player, Request("play", m.hand, role, self.advice)
+        return player, Request.of("play", m.hand, role, self.advice)
 
     def answer(self, bot: str, request: Request, reply: Reply, trusted: bool) -> None:
         tally = self.tallies[bot]
