@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from box_gin import Hand, greedy_bot, parse_cards
+from box_gin import Hand, Role, greedy_bot, parse_cards
 from box_gin.actions import discard, knock
-from box_gin.checker.seatwire import ACTIONS, Histories, decoder, encode
+from box_gin.checker.seatwire import ACTIONS, Histories, decoder, encode, encode_facts, question
 from box_gin.melds import best_melds
 from box_gin.rules import PRESETS
 
@@ -74,7 +74,8 @@ def test_hands_side_by_side_send_only_new_history_and_come_back_whole(monkeypatc
     entries its child has not had, the fourth hand sends its whole history, a slot is
     given again once its hand is over, and every view comes back whole."""
     monkeypatch.setattr(Histories, "SLOTS", 3)
-    histories, held = Histories(), {}
+    histories = Histories()
+    held: dict[int, tuple[tuple[Role, str], ...]] = {}
     decode = decoder(PRESETS["standard"].to_dict(), held)
     waiting = [Hand.deal(PRESETS["standard"], seed=n) for n in range(10)]
     playing = [waiting.pop() for _ in range(4)]
@@ -82,7 +83,8 @@ def test_hands_side_by_side_send_only_new_history_and_come_back_whole(monkeypatc
     while playing:
         for hand in list(playing):
             seat = hand.to_play
-            roles = [seat, "sitter"] if seat.value == "captain" else [seat]
+            assert seat is not None
+            roles: list[Role | str] = [seat, "sitter"] if seat is Role.CAPTAIN else [seat]
             for role in roles:  # the sitter: the captain's hand, its history held once
                 view = hand.view(role)
                 data = _send(histories, hand, view)
@@ -108,8 +110,7 @@ def test_hands_side_by_side_send_only_new_history_and_come_back_whole(monkeypatc
 
 def test_a_history_out_of_step_is_refused() -> None:
     """A view that builds on entries the child does not hold is an error, never a guess."""
-    hand = Hand.deal(seed=2)
-    view = hand.view(hand.to_play)
+    view = Hand.deal(seed=2).view("captain")
     data = encode(view, [0, 3, "1:pass"])
     with pytest.raises(ValueError, match="slot 0"):
         decoder(view.rules.to_dict(), {})(data)
@@ -122,3 +123,42 @@ def test_the_engine_lists_the_wire_s_own_action_objects() -> None:
     assert discard(card) is discard(card) and knock(card) is knock(card)
     for view in _views(6):
         assert all(any(a is b for b in ACTIONS) for a in view.legal_actions)
+
+
+def test_a_question_is_the_text_json_writes_of_it() -> None:
+    """The tournament writes each question's JSON itself (:func:`question`): for every
+    view of hands of every preset, with and without advice, with the history sent whole
+    or in part, and with an action outside the table (a knock with its lay-out), the text
+    is the json module's own, and reads back as the view."""
+    histories, parts, unheld = Histories(), Histories(), Histories()
+    unheld.SLOTS = 0  # a child that holds no hand: every history goes whole
+    rng = random.Random(3)
+    held: dict[int, tuple[tuple[Role, str], ...]] = {}
+    decoders = {}
+    count = 0
+    for n in range(30):
+        rules = list(PRESETS.values())[n % len(PRESETS)]
+        hand = Hand.deal(rules, seed=n)
+        while (seat := hand.to_play) is not None:
+            facts = hand.seat_facts(seat)
+            advice = rng.choice([None, *facts[10]])
+            kind = rng.choice("ap")
+            text = question(kind, facts, histories.text(hand, facts[12]), advice)
+            data = [kind, encode_facts(facts, parts.part(hand, facts[12])),
+                    None if advice is None else str(advice)]
+            assert text == json.dumps(data, separators=(",", ":"))
+            whole = question(kind, facts, unheld.text(hand, facts[12]), advice)
+            assert whole == json.dumps([kind, encode_facts(facts), data[2]],
+                                       separators=(",", ":"))
+            if id(rules) not in decoders:
+                decoders[id(rules)] = decoder(rules.to_dict(), held)
+            assert decoders[id(rules)](json.loads(text)[1]) == hand.view(seat)
+            count += 1
+            hand.apply(greedy_bot(hand.view(seat)))
+    cards = parse_cards("2H 3H 4H 7C 7D 7S 9S TS JS QS KD")
+    laid = knock(parse_cards("KD")[0], best_melds(cards[:10]).melds)
+    facts = Hand.deal(seed=3).seat_facts(Role.CAPTAIN)
+    odd = (*facts[:10], (laid, *ACTIONS[:2]), *facts[11:])
+    text = question("p", odd, "[]", laid)
+    assert text == json.dumps(["p", encode_facts(odd, []), str(laid)], separators=(",", ":"))
+    assert count > 600

@@ -643,3 +643,36 @@ def test_forged_lines_of_answers_inside_a_batch_are_refused_and_counted() -> Non
         match = Match.from_json(game.record)
         last = match.history[-1].result
         assert (last.winner.value if last.winner else None) == game.winner
+
+
+def test_games_collect_cycles_less_often_and_give_the_threshold_back() -> None:
+    """While games are played the collector's first threshold is raised (a game's
+    objects hold no cycles); the caller's comes back after, and after a player fails."""
+    import gc
+
+    from box_gin.tournament.core import GC_THRESHOLD, LocalPlayer, play_games
+
+    seen: list[int] = []
+
+    def watching(view):
+        seen.append(gc.get_threshold()[0])
+        return greedy_bot(view)
+
+    class Broken(LocalPlayer):
+        def receive(self):
+            raise RuntimeError("the player broke")
+
+    names = ["a", "b", "c"]
+    specs = schedule(names, 1, 4)[:2]
+    before = gc.get_threshold()
+    gc.set_threshold(700, *before[1:])
+    try:
+        games = play_games(specs, {n: LocalPlayer(n, watching, greedy_bot) for n in names})
+        assert len(games) == 2 and seen and set(seen) == {GC_THRESHOLD}
+        assert gc.get_threshold()[0] == 700
+        players = {n: Broken(n, watching, greedy_bot) for n in names}
+        with pytest.raises(RuntimeError, match="the player broke"):
+            play_games(specs, players)
+        assert gc.get_threshold()[0] == 700
+    finally:
+        gc.set_threshold(*before)

@@ -7,8 +7,10 @@ as numbers in a table of every action a hand offers, :data:`ACTIONS`; the phase 
 roles as small numbers; the history as ``"r:action"`` strings); the child rebuilds the
 :class:`~box_gin.hand.SeatView` with :func:`decoder`.  Only what the seat's view holds
 travels: the driver never sends a card the seat may not see.  The tournament's driver
-writes a view from the hand's own fields (:func:`encode_facts`, no view made) and sends
-only the entries of a hand's history that its child has not had yet (:class:`Histories`).
+writes a view from the hand's own fields, no view made (:func:`encode_facts`), straight
+to the JSON text of its question (:func:`question`: the same text ``json.dumps`` writes,
+in about half the time), and sends only the entries of a hand's history that its child
+has not had yet (:class:`Histories`).
 
 >>> from box_gin import Hand
 >>> view = Hand.deal(seed=1).view("captain")
@@ -18,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -50,10 +53,23 @@ _ACTIONS: dict[str, Action] = {}
 _ENTRIES: dict[tuple[Role, str], str] = {}
 
 
+#: The same entry as JSON text (written by the json module), made once.
+_ENTRIES_JSON: dict[tuple[Role, str], str] = {}
+#: Each action's number as text, by the action's identity (see :data:`_NUMBER`).
+_NUMBER_TEXT = {id(a): str(i) for i, a in enumerate(ACTIONS)}
+
+
 def _entry(item: tuple[Role, str]) -> str:
     found = _ENTRIES.get(item)
     if found is None:
         found = _ENTRIES[item] = f"{_ROLE_NO[item[0]]}:{item[1]}"
+    return found
+
+
+def _entry_json(item: tuple[Role, str]) -> str:
+    found = _ENTRIES_JSON.get(item)
+    if found is None:
+        found = _ENTRIES_JSON[item] = json.dumps(_entry(item))
     return found
 
 
@@ -118,6 +134,25 @@ def _encode(history: list[Any] | None, role: Role, phase: Phase, to_play: Role |
     ]
 
 
+def question(kind: str, facts: tuple[Any, ...], history: str, advice: Action | None) -> str:
+    """One question of a batch, ``[kind, encode_facts(facts, part), advice's text]``, as
+    the JSON text ``json.dumps`` writes of it (no spaces), written straight from the
+    fields: the cards are characters JSON writes as they are, every other text (the
+    history's entries, from :meth:`Histories.text`; an action outside the table; the
+    advice) is written by the json module, once for each."""
+    (role, phase, to_play, hand, pile, stock, known, count, limit, _rules, legal, taken,
+     _history, _result) = facts
+    try:
+        legal_text = ",".join(map(_NUMBER_TEXT.__getitem__, map(id, legal)))
+    except KeyError:  # an action made elsewhere, or not one a hand lists
+        legal_text = ",".join(map(json.dumps, [_legal(a) for a in legal]))
+    return (f'["{kind}",[{_ROLE_NO[role]},{_PHASE_NO[phase]},'
+            f'{-1 if to_play is None else _ROLE_NO[to_play]},"{_cards(hand)}",'
+            f'"{_cards(pile)}",{stock},"{_cards(known)}",{count},{limit},[{legal_text}],'
+            f'"{"" if taken is None else _CHAR[taken.index]}",{history}],'
+            f'{"null" if advice is None else json.dumps(str(advice))}]')
+
+
 class Histories:
     """What a child already holds of the histories of the hands it is asked about, on
     the driver's side: a hand's history only grows, so each view sends only the entries
@@ -138,15 +173,31 @@ class Histories:
 
     def part(self, hand: object, history: tuple[tuple[Role, str], ...]) -> list[Any]:
         """The history field of a view of ``hand`` whose history is ``history``."""
+        held = self._take(hand)
+        if held is None:
+            return [_entry(h) for h in history]
+        start, held[2] = held[2], len(history)
+        return [held[1], start, *map(_entry, history[start:])]
+
+    def text(self, hand: object, history: tuple[tuple[Role, str], ...]) -> str:
+        """:meth:`part` as JSON text (for :func:`question`)."""
+        held = self._take(hand)
+        if held is None:
+            return "[" + ",".join(map(_entry_json, history)) + "]"
+        start, held[2] = held[2], len(history)
+        return "".join([f"[{held[1]},{start}",
+                        *[f",{_entry_json(h)}" for h in history[start:]], "]"])
+
+    def _take(self, hand: object) -> list[Any] | None:
+        """The hand's ``[hand, slot, entries held]``, a slot given to it when it has
+        none; None when every slot is held by a hand still in play."""
         held = self._held.get(id(hand))  # a hand held keeps its identity: no other has it
         if held is None:
             slot = self._slot()
             if slot < 0:
-                return [_entry(h) for h in history]
+                return None
             held = self._held[id(hand)] = [hand, slot, 0]
-        start = held[2]
-        held[2] = len(history)
-        return [held[1], start, *map(_entry, history[start:])]
+        return held
 
     def _slot(self) -> int:
         """A free slot (-1: none, every one held by a hand still in play)."""

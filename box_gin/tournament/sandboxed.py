@@ -51,7 +51,7 @@ from ..checker.bots import BOT_CHILD, bot_sandbox
 from ..checker.caps import Limits
 from ..checker.protocol import ChildGone, Ready, answers, widen_pipe
 from ..checker.sandbox import Sandbox
-from ..checker.seatwire import Histories, encode_facts
+from ..checker.seatwire import Histories, question
 from ..katas.specs.nb7_bots import cpu_timer
 from ..katas.timer import wall_seconds
 from ..rules import Rules
@@ -304,17 +304,16 @@ class SandboxedPlayer:
             self._sent, self._failed = (0, n, time.monotonic(), 0.0), "crash"
             return
         self._request += 1
-        part = self._histories.part
-        batch = {"id": self._request, "q": [
-            ["a" if r.kind == "advise" else "p",
-             encode_facts(facts := r.facts, part(r.hand, facts[12])),
-             None if r.advice is None else str(r.advice)] for r in requests]}
+        text = self._histories.text
+        questions = ",".join([
+            question("a" if r.kind == "advise" else "p", r.facts,
+                     text(r.hand, r.facts[12]), r.advice) for r in requests])
         start = time.monotonic()
         deadline = start + n * self._wall + 2.0
         self._sent = (self._request, n, start, deadline)
         self._base = self._meter()
         try:
-            self._exchange(json.dumps(batch, separators=(",", ":")).encode() + b"\n",
+            self._exchange(f'{{"id":{self._request},"q":[{questions}]}}\n'.encode(),
                            n * self._wall + 2.0)
         except ChildGone as exc:
             self._failed = "timeout" if str(exc) == "timeout" else "crash"
