@@ -379,6 +379,9 @@ class SandboxedPlayer:
     def _reply(self, answer: Any, spent: Any, elapsed: float) -> Reply:
         # The child's own timing of the decision (checked against the kernel's count for
         # the whole batch by :meth:`receive`); over the budget, a time-out.
+        if type(spent) is float and 0.0 <= spent <= self.budget.decision \
+                and type(answer) is str:  # the usual answer, read at once
+            return Reply(answer, None, spent)
         if isinstance(spent, int | float) and not isinstance(spent, bool) \
                 and spent == spent:  # not NaN
             seconds = min(max(float(spent), 0.0), 1e6)
