@@ -453,15 +453,25 @@ def shrink_failure(kata: Kata, failure: Failure, oracle: Oracle, *, rounds: int 
 def _small_cases(kata: Kata, key: tuple[int, tuple[int, int, int]], seed: int
                  ) -> list[Args]:
     """Generated inputs simpler than ``key``, a few of each size, smallest first."""
-    cases = [c for c in kata.random_cases(400, seed=10 + seed) if shrink_key(kata, c) < key]
     per_size: dict[int, int] = {}
     out = []
-    for c in sorted(cases, key=lambda c: shrink_key(kata, c)):
-        n = per_size.get(kata.size(c), 0)
-        if n < 30:
-            per_size[kata.size(c)] = n + 1
-            out.append(c)
+    for case_key, case in _small_pool(kata, seed):
+        if case_key < key:
+            n = per_size.get(case_key[0], 0)
+            if n < 30:
+                per_size[case_key[0]] = n + 1
+                out.append(case)
     return out
+
+
+@cache
+def _small_pool(kata: Kata, seed: int
+                ) -> tuple[tuple[tuple[int, tuple[int, int, int]], Args], ...]:
+    """The generated inputs a stuck shrink starts again from, with their shrink keys,
+    simplest first: the same for every submission, so made once per kata and restart
+    (most of a wrong submission's shrinking was making them again)."""
+    cases = kata.random_cases(400, seed=10 + seed)
+    return tuple(sorted(((shrink_key(kata, c), c) for c in cases), key=lambda kc: kc[0]))
 
 
 def _simplest_failing(kata: Kata, candidates: list[Args], oracle: Oracle, rejected: bool
