@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import json
 import time
 from collections.abc import Sequence
 from functools import lru_cache
@@ -47,7 +48,7 @@ from .protocol import Child, ChildGone
 from .protocol import answers as read_answers
 from .safe import one_line, quoted, type_name
 from .sandbox import Sandbox
-from .seatwire import encode
+from .seatwire import Histories, question, view_facts
 from .staging import PACKAGE_DIR, with_bytecode, write_stage
 
 #: The engine modules a bot's child may load (beside the standard library), and the
@@ -181,6 +182,11 @@ def grade_bot(child: Child, box: Sandbox, kata: BotKata, seed: int) -> tuple[Leg
     proc = child.proc
     assert proc is not None
 
+    # Each hand's history goes as the entries the child has not had (by the hand's deal);
+    # each rules' JSON text is written once.
+    histories = Histories()
+    rules_text: dict[int, tuple[str, Any]] = {}
+
     def cpu_now() -> float | None:
         return box.cpu_seconds(proc)
 
@@ -198,9 +204,15 @@ def grade_bot(child: Child, box: Sandbox, kata: BotKata, seed: int) -> tuple[Leg
         if state["alive"]:
             for key, indices in groups.items():
                 state["id"] += 1
-                child.send({"id": state["id"], "r": state["round"],
-                            "rules": by_rules[key].to_dict(),
-                            "q": [[sort, encode(items[i][1]), None] for i in indices]})
+                rules = rules_text.get(key)
+                if rules is None:  # the rules object kept beside, so its id stays its own
+                    rules = rules_text[key] = (json.dumps(by_rules[key].to_dict()),
+                                               by_rules[key])
+                questions = ",".join([
+                    question(sort, view_facts(view), histories.text(deal, view.history), None)
+                    for deal, view in map(items.__getitem__, indices)])
+                child.send_line(f'{{"id":{state["id"]},"r":{state["round"]},'
+                                f'"rules":{rules[0]},"q":[{questions}]}}')
                 messages.append((state["id"], indices))
             child.flush()  # the child starts while the other hands are played here
         return Sent(items, messages, before)

@@ -169,6 +169,11 @@ class Child:
         """Queue a line for the child: :meth:`receive` writes it while it reads."""
         self._queue(message)
 
+    def send_line(self, line: str) -> None:
+        """:meth:`send` of a message already written as its JSON text (one line, no
+        newline in it)."""
+        self._out += line.encode() + b"\n"
+
     def flush(self) -> None:
         """Write what is queued now, as much as the pipe takes without waiting (the rest
         is written by :meth:`receive`): the child may work on it while this process goes

@@ -10,7 +10,8 @@ travels: the driver never sends a card the seat may not see.  The tournament's d
 writes a view from the hand's own fields, no view made (:func:`encode_facts`), straight
 to the JSON text of its question (:func:`question`: the same text ``json.dumps`` writes,
 in about half the time), and sends only the entries of a hand's history that its child
-has not had yet (:class:`Histories`).
+has not had yet (:class:`Histories`); the grader of the bot kata writes its views the
+same way (:data:`view_facts`).
 
 >>> from box_gin import Hand
 >>> view = Hand.deal(seed=1).view("captain")
@@ -20,7 +21,9 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -132,6 +135,12 @@ def _encode(history: list[Any] | None, role: Role, phase: Phase, to_play: Role |
         "" if taken is None else _CHAR[taken.index],
         [_entry(h) for h in entries] if history is None else history,
     ]
+
+
+#: A view's fields, in its order (the order :meth:`~box_gin.hand.Hand.seat_facts` gives
+#: them in): a view made here, written by :func:`question` as the hand's fields are.
+view_facts: Callable[[SeatView], tuple[Any, ...]] = operator.attrgetter(
+    *(f.name for f in dataclasses.fields(SeatView)))
 
 
 def question(kind: str, facts: tuple[Any, ...], history: str, advice: Action | None) -> str:
