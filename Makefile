@@ -87,10 +87,12 @@ ENGINE_TESTS := tests/test_cards.py tests/test_melds.py tests/test_hand.py \
 	box_gin/knocking.py box_gin/layoffs.py box_gin/hand.py
 
 # Three passes: (1) the notebooks (nbval) and the tests that share nothing, two files at
-# a time; (2) what does not run beside those, two files at a time too: the real browser,
+# a time; (2) what does not run beside those, three files at a time: the real browser,
 # the red team and the sandbox, whose checks see every process and temporary folder of
 # the machine, and the sandboxed bots (the tournament's, the bot kata's), which play
-# thousands of hands; (3) the engine again on the other kernels.
+# thousands of hands (the red team's attacks mostly wait, so two files at a time left
+# the two cores 11% idle, three 4%: 304 s against 325 s, 2026-12-04); (3) the engine
+# again on the other kernels.
 ALONE := tests/browser tests/test_redteam.py tests/test_sandbox.py tests/test_tournament.py \
 	tests/test_bot_kata_graded.py
 
@@ -98,7 +100,7 @@ pytest: $(VENV)/.stamp-test $(NBG)/.stamp
 	BOX_GIN_NBGRADER_VENV=$(CURDIR)/$(NBG) BOX_GIN_REQUIRE_NBGRADER=1 \
 	    $(BIN)/python -m pytest $(NBVAL) -m "not lite and not load" -n 2 --dist loadfile --durations=15 \
 	    $(foreach path,$(ALONE),--ignore=$(path))
-	$(BIN)/python -m pytest -p no:nbval -m "not lite and not load" -n 2 --dist loadfile --durations=15 \
+	$(BIN)/python -m pytest -p no:nbval -m "not lite and not load" -n 3 --dist loadfile --durations=15 \
 	    $(ALONE)
 	@$(PY) -c "import box_gin.kernels as k; print('The engine tests again, on the pure-Python kernels (BOX_GIN_PURE=1)' + ('' if k.IMPLEMENTATION == 'compiled' else ': the compiled extension is not built, so the first pass was pure Python too'))"
 	BOX_GIN_PURE=1 $(BIN)/python -m pytest -p no:nbval $(ENGINE_TESTS)
