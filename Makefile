@@ -98,9 +98,9 @@ ALONE := tests/browser tests/test_redteam.py tests/test_sandbox.py tests/test_to
 
 pytest: $(VENV)/.stamp-test $(NBG)/.stamp
 	BOX_GIN_NBGRADER_VENV=$(CURDIR)/$(NBG) BOX_GIN_REQUIRE_NBGRADER=1 \
-	    $(BIN)/python -m pytest $(NBVAL) -m "not lite and not load" -n 2 --dist loadfile --durations=15 \
+	    $(BIN)/python -m pytest $(NBVAL) -m "not lite and not load" -n 2 --dist loadfile --no-loadscope-reorder --durations=15 \
 	    $(foreach path,$(ALONE),--ignore=$(path))
-	$(BIN)/python -m pytest -p no:nbval -m "not lite and not load" -n 3 --dist loadfile --durations=15 \
+	$(BIN)/python -m pytest -p no:nbval -m "not lite and not load" -n 3 --dist loadfile --no-loadscope-reorder --durations=15 \
 	    $(ALONE)
 	@$(PY) -c "import box_gin.kernels as k; print('The engine tests again, on the pure-Python kernels (BOX_GIN_PURE=1)' + ('' if k.IMPLEMENTATION == 'compiled' else ': the compiled extension is not built, so the first pass was pure Python too'))"
 	BOX_GIN_PURE=1 $(BIN)/python -m pytest -p no:nbval $(ENGINE_TESTS)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .i18n import _, set_language
+from .i18n import _, switched
 
 
 def default_jobs() -> int:
@@ -77,10 +77,11 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = _parser().parse_args(argv)
-    if getattr(args, "lang", None):
-        set_language(args.lang)
     runner = next(run for name, _add, run in commands() if name == args.command)
-    return runner(args)
+    if not getattr(args, "lang", None):
+        return runner(args)
+    with switched(args.lang):  # the caller's language given back (main may run in-process)
+        return runner(args)
 
 
 # -- check ------------------------------------------------------------------------------

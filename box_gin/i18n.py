@@ -122,6 +122,20 @@ def _catalog(lang: str) -> gettext.NullTranslations:
 
 
 @contextmanager
+def switched(lang: str) -> Iterator[None]:
+    """Use ``lang`` for every message inside the block, in every thread (a command's run,
+    its worker threads too), and the language chosen before it afterwards: a command
+    run in another program's process (a test, a notebook) leaves that program's
+    language as it found it."""
+    before = _language
+    set_language(lang)
+    try:
+        yield
+    finally:
+        set_language(before)
+
+
+@contextmanager
 def using(lang: str) -> Iterator[None]:
     """Use ``lang`` inside the block, for this thread or asyncio task alone.
 

@@ -14,6 +14,7 @@ import pytest
 from bruteforce import Dealer, stacked_deck
 from graded_class import GradedClass, shared_grading
 from hypothesis import HealthCheck, settings
+from longest import longest_first
 
 from box_gin import STANDARD, Hand, Rules
 
@@ -26,6 +27,12 @@ settings.register_profile(
     "box-gin", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", parent=settings.get_profile("box-gin"), max_examples=3000)
 settings.load_profile(os.environ.get("BOX_GIN_HYPOTHESIS", "box-gin"))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest test files first (tests/longest.py), so that none runs alone at the
+    end of a pass."""
+    items[:] = longest_first(items)
 
 
 @pytest.fixture

@@ -404,3 +404,25 @@ def test_formatting_a_number_needs_no_babel(monkeypatch: pytest.MonkeyPatch) -> 
     with i18n.using("fr"):
         assert (i18n.format_number(2140.5, 1), i18n.format_percent(0.4987),
                 i18n.points(40.5)) == ("2\u202f140,5", "49,9\u00a0%", "40,5")
+
+
+def test_a_command_run_in_process_gives_the_callers_language_back(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """``box-gin ... --lang he`` run by ``cli.main`` in another program's process (a test,
+    a notebook) speaks Hebrew for its run, then leaves the caller's language as it was,
+    also when the command fails."""
+    from box_gin.cli import main
+
+    monkeypatch.setenv("BOX_GIN_KEY_DIR", str(tmp_path / "key"))
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text("def card_value(card):\n    return 0\n")
+    book = tmp_path / "book.json"
+    i18n.set_language("fr")
+    try:
+        assert main(["check", str(wrong), "--lang", "he", "-q", "--no-cache",
+                     "--json", str(book)]) == 0
+        assert i18n.get_language() == "fr"
+        assert any("\u0590" <= ch <= "\u05ff" for ch in book.read_text(encoding="utf-8"))
+        assert main(["check", str(tmp_path / "missing.py"), "--lang", "he", "-q"]) != 0
+        assert i18n.get_language() == "fr"
+    finally:
+        i18n.set_language("en")
