@@ -22,7 +22,7 @@ from classroom import WRONG, english, make_class  # noqa: E402
 
 # A class of a dozen: a wrong student for each of several katas, best_melds wrong in three
 # ways (its counterexample card is drawn).  Every student also plays the bot kata, about
-# ten seconds of grading each, so the class is not every wrong submission there is.
+# a second of grading each, so the class is not every wrong submission there is.
 CLASS = [p for p in WRONG if p.stem in {
     "card_value_ace_eleven", "parse_card_no_strip", "deal_box_first", "run_ace_high",
     "best_melds_ace_high", "best_melds_card_twice", "best_melds_no_sets",
