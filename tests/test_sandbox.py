@@ -51,6 +51,7 @@ def own_uids(monkeypatch):
 PROBE = """
 import json, os, socket, sys
 seen = {"root": sorted(os.listdir("/")), "uid": os.getuid(),
+        "ids": [os.getresuid(), os.getresgid(), os.getgroups()],
         "repo": os.path.exists(sys.argv[1]), "staged": []}
 for top, dirs, files in os.walk(os.path.join(sys.argv[2], "box_gin")):
     seen["staged"] += [os.path.relpath(os.path.join(top, f), sys.argv[2]) for f in files]
@@ -103,8 +104,12 @@ def _run_in(box: Sandbox, code: str, *args: str, limits: Limits | None = None,
         box.give_uid(uid)
 
 
-def _probe(kind: str) -> dict:
+def _probe(kind: str, uid_by: str = "setpriv") -> dict:
     box = open_sandbox(kind)
+    if uid_by == "fork":  # the uid given by this process (user=), as without setpriv
+        box.setpriv = None
+    else:
+        assert box.setpriv is not None or os.geteuid() != 0  # Debian has it
     try:
         box_path = "/box" if box.kind == "bubblewrap" else str(box.stage)
         done = _run_in(box, PROBE, str(ROOT), box_path)
@@ -117,8 +122,9 @@ def _probe(kind: str) -> dict:
 
 
 @pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
-def test_bubblewrap_child_sees_only_the_system_and_the_staged_modules():
-    seen = _probe("bubblewrap")
+@pytest.mark.parametrize("uid_by", ["setpriv", "fork"])
+def test_bubblewrap_child_sees_only_the_system_and_the_staged_modules(uid_by):
+    seen = _probe("bubblewrap", uid_by)
     assert not seen["repo"]  # no course folder, no package, no gradebook
     assert set(seen["root"]) <= {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32",
                                  "box", "proc", "dev", "tmp", "root", "opt", "home", "work"}
@@ -130,12 +136,22 @@ def test_bubblewrap_child_sees_only_the_system_and_the_staged_modules():
     assert seen["pids"] <= 3  # its own pid namespace: init and itself
     if os.geteuid() == 0:
         assert seen["uid"] in seen["sandbox_uids"]
+        _assert_dropped(seen)
+
+
+def _assert_dropped(seen: dict) -> None:
+    """Every id of the child is its sandbox uid (real, effective, saved: no way back to
+    root), and it is in no group of the checker's."""
+    uid = seen["uid"]
+    assert seen["ids"] == [[uid] * 3, [uid] * 3, []]
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the uid fallback is for a root checker")
-def test_uid_fallback_runs_as_a_uid_of_its_own_that_cannot_write_the_package():
-    seen = _probe("uid")
+@pytest.mark.parametrize("uid_by", ["setpriv", "fork"])
+def test_uid_fallback_runs_as_a_uid_of_its_own_that_cannot_write_the_package(uid_by):
+    seen = _probe("uid", uid_by)
     assert seen["uid"] in seen["sandbox_uids"] and seen["uid"] >= uid_base()
+    _assert_dropped(seen)
     assert seen["loaded"] and seen["compiled"] == []
     assert not seen["package_writable"]
     assert not uid_processes(seen["uid"])
