@@ -26,6 +26,14 @@ def advise(view):
 """
 
 
+#: The tournaments the rates are measured on: (bots, deals, what).  Each bot's two
+#: children start once for the whole run (about 60 ms of CPU each), so a small
+#: tournament pays more of its time to the starts than a class's does: the second size
+#: has a class's shape, about 500 games a child (a class of 30 bots and the three
+#: reference bots, 10 deals: 31,680 games over 60 children; here 8,064 over 16).
+SIZES = [(8, 6, "small: 126 games a child"), (8, 24, "a class's shape: 504 games a child")]
+
+
 def sandboxed_rate(bots: int, deals: int, jobs: int) -> tuple[float, int, float]:
     """Decisions per second of a tournament of ``bots`` sandboxed greedy bots."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -86,15 +94,15 @@ def main() -> None:
           f"load {os.getloadavg()[2]:.1f}")
     if not args.rates:
         strength(deals)
-    bots, rounds = (6, 2) if args.quick else (8, 6)
-    here, games, seconds = inprocess_rate(bots, rounds)
-    print(f"in-process decisions (the same greedy bots, no sandbox), -j 1: {here:,.0f}/s "
-          f"({games} games in {seconds:.0f} s)")
-    for jobs in (1, 2):
-        rate, games, seconds = sandboxed_rate(bots, rounds, jobs)
-        print(f"sandboxed decisions, -j {jobs}: {rate:,.0f}/s ({games} games in "
-              f"{seconds:.0f} s): {rate / here:.0%} of in-process")
-
+    for bots, rounds, what in ([(6, 2, "quick")] if args.quick else SIZES):
+        print(f"{bots} bots, {rounds} deals ({what}):")
+        here, games, seconds = inprocess_rate(bots, rounds)
+        print(f"  in-process decisions (the same greedy bots, no sandbox), -j 1: {here:,.0f}/s "
+              f"({games} games in {seconds:.1f} s)")
+        for jobs in (1, 2):
+            rate, games, seconds = sandboxed_rate(bots, rounds, jobs)
+            print(f"  sandboxed decisions, -j {jobs}: {rate:,.0f}/s ({games} games in "
+                  f"{seconds:.1f} s): {rate / here:.0%} of in-process")
 
 if __name__ == "__main__":
     main()

@@ -280,7 +280,11 @@ class Match:
     @property
     def is_over(self) -> bool:
         """Whether every game has a winner."""
-        return all(g.winner is not None for g in self.games)
+        # A loop, not all() over a generator: asked several times a decision.
+        for g in self.games:
+            if g.winner is None:
+                return False
+        return True
 
     @property
     def winner(self) -> str | None:
