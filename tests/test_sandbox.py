@@ -108,8 +108,9 @@ def _probe(kind: str, uid_by: str = "setpriv") -> dict:
     box = open_sandbox(kind)
     if uid_by == "fork":  # the uid given by this process (user=), as without setpriv
         box.setpriv = None
-    else:
-        assert box.setpriv is not None or os.geteuid() != 0  # Debian has it
+    elif box.setpriv is None and os.geteuid() == 0:
+        box.close()
+        pytest.skip("no setpriv owned by root here: the uid is given by fork")
     try:
         box_path = "/box" if box.kind == "bubblewrap" else str(box.stage)
         done = _run_in(box, PROBE, str(ROOT), box_path)
