@@ -104,5 +104,6 @@ def main() -> None:
             print(f"  sandboxed decisions, -j {jobs}: {rate:,.0f}/s ({games} games in "
                   f"{seconds:.1f} s): {rate / here:.0%} of in-process")
 
+
 if __name__ == "__main__":
     main()
