@@ -24,7 +24,6 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from decimal import Decimal
 
 DOMAIN = "box_gin"
 #: The catalogs' folder (a plain path: pathlib costs every import of the engine, each
@@ -222,6 +221,8 @@ def _decimal(value: float, digits: int, trailing_zeros: bool, scale: int = 0) ->
     """``value`` (times ``10**scale``) in the language in use, rounded half to even to
     ``digits`` places after the separator, written all (``trailing_zeros``) or without
     trailing zeros: CLDR's ``#,##0.00`` and ``#,##0.##`` as Babel applies them."""
+    from decimal import Decimal  # here: every child and kernel imports this module
+
     separator, group, _ = _symbols()
     number = Decimal(str(value)).scaleb(scale)
     negative = number.is_signed()
