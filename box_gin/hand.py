@@ -355,14 +355,18 @@ class Hand:
         return best_discards(self.hands[self.to_play], self.rules,
                              knock_limit=self.knock_limit, forbidden=self._forbidden())
 
-    def _public_history(self) -> tuple[tuple[Role, str], ...]:
+    def _public_history(self) -> list[tuple[Role, str]]:
         """The history as the seats see it: a card drawn from the stock stays hidden.
         Kept up to date as views are asked for, so each action is written out once."""
         public = self._public
         for player, act in self.history[len(public):]:
             public.append((player, "draw stock" if act.kind is ActionKind.DRAW_STOCK
                            else str(act)))
-        return tuple(public)
+        return public
+
+    def public_since(self, start: int) -> list[tuple[Role, str]]:
+        """The history as the seats see it (a view's), from entry ``start`` on."""
+        return self._public_history()[start:]
 
     def _forbidden(self) -> Card | None:
         return None if self.rules.may_discard_taken_card else self.taken_card
@@ -413,7 +417,8 @@ class Hand:
                 tuple(sorted(self.seen[other] & self.hands[other], key=CARD_ORDER)),
                 len(self.hands[other]), self.knock_limit, self.rules,
                 tuple(self.legal_actions()) if mine else (),
-                self.taken_card if mine else None, self._public_history(), self.result)
+                self.taken_card if mine else None, tuple(self._public_history()),
+                self.result)
 
     # -- acting -------------------------------------------------------------------------
 

@@ -11,7 +11,16 @@ import pytest
 
 from box_gin import Hand, Role, greedy_bot, parse_cards
 from box_gin.actions import discard, knock
-from box_gin.checker.seatwire import ACTIONS, Histories, decoder, encode, encode_facts, question
+from box_gin.checker.seatwire import (
+    ACTIONS,
+    Histories,
+    decoder,
+    encode,
+    encode_facts,
+    question,
+    update,
+)
+from box_gin.hand import SeatView
 from box_gin.melds import best_melds
 from box_gin.rules import PRESETS
 
@@ -75,7 +84,7 @@ def test_hands_side_by_side_send_only_new_history_and_come_back_whole(monkeypatc
     given again once its hand is over, and every view comes back whole."""
     monkeypatch.setattr(Histories, "SLOTS", 3)
     histories = Histories()
-    held: dict[int, tuple[tuple[Role, str], ...]] = {}
+    held: dict[int, SeatView] = {}
     decode = decoder(PRESETS["standard"].to_dict(), held)
     waiting = [Hand.deal(PRESETS["standard"], seed=n) for n in range(10)]
     playing = [waiting.pop() for _ in range(4)]
@@ -133,7 +142,7 @@ def test_a_question_is_the_text_json_writes_of_it() -> None:
     histories, parts, unheld = Histories(), Histories(), Histories()
     unheld.SLOTS = 0  # a child that holds no hand: every history goes whole
     rng = random.Random(3)
-    held: dict[int, tuple[tuple[Role, str], ...]] = {}
+    held: dict[int, SeatView] = {}
     decoders = {}
     count = 0
     for n in range(30):
@@ -162,3 +171,87 @@ def test_a_question_is_the_text_json_writes_of_it() -> None:
     text = question("p", odd, "[]", laid)
     assert text == json.dumps(["p", encode_facts(odd, []), str(laid)], separators=(",", ":"))
     assert count > 600
+
+
+def _ask(histories: Histories, hand: Hand, role: Role, advice) -> str:
+    """One question as the tournament's driver writes it (``SandboxedPlayer.send``):
+    what changed since the child's last view of the seat, else the view whole."""
+    seat = Role.CAPTAIN if role is Role.SITTER else role
+    kind = "a" if role is Role.SITTER else "p"
+    held = histories.since(hand, seat, len(hand.history))
+    if held is None:
+        facts = hand.seat_facts(role)
+        return question(kind, facts, histories.text(hand, facts[12], seat), advice)
+    legal = tuple(hand.legal_actions()) if hand.to_play is seat else ()
+    return update(kind, role, hand, legal, held, advice)
+
+
+@pytest.mark.parametrize("slots", [4096, 3])
+def test_a_view_sent_as_what_changed_comes_back_whole(monkeypatch, slots: int) -> None:
+    """Games of every preset played several at a time, as a sandboxed bot's two children
+    are asked (the box's child, and the child that plays the captain and advises as the
+    sitter, who sees the captain's cards): after a seat's first view of a hand, each view
+    goes as what changed since (the cards the seat drew from the stock, which only it
+    sees, among them), and every view the children read is the engine's own.  With three
+    slots for five hands in play, views beyond them go whole; a child started again
+    (every 97th question) holds nothing and is sent the view whole; one child asked about
+    both seats of a hand is sent each view whole when the seat changes."""
+    monkeypatch.setattr(Histories, "SLOTS", slots)
+    rng = random.Random(11)
+    presets = list(PRESETS.values())
+    waiting = [Hand.deal(presets[n % len(presets)], seed=100 + n) for n in range(24)]
+    playing = [waiting.pop() for _ in range(5)]
+
+    def child() -> tuple[Histories, dict]:
+        held: dict = {}
+        return Histories(), {id(r): decoder(r.to_dict(), held) for r in presets}
+
+    children = {"box": child(), "table": child(), "both": child()}
+    asked = changes = drawn = 0
+    while playing:
+        for hand in list(playing):
+            seat = hand.to_play
+            assert seat is not None
+            roles = [Role.SITTER, seat] if seat is Role.CAPTAIN else [seat]
+            for role in roles:
+                for name in ("box" if seat is Role.BOX else "table", "both"):
+                    asked += 1
+                    if asked % 97 == 0:  # the child started again: it holds nothing
+                        children[name] = child()
+                    histories, decoders = children[name]
+                    advice = rng.choice([None, *hand.legal_actions()])
+                    text = _ask(histories, hand, role, advice)
+                    kind, data, said = json.loads(text)
+                    assert said == (None if advice is None else str(advice))
+                    assert kind == ("a" if role is Role.SITTER else "p")
+                    if data[3] is None:
+                        changes += 1
+                        drawn += len(data[4])
+                    assert decoders[id(hand.rules)](data) == hand.view(role)
+            view = hand.view(seat)
+            hand.apply(greedy_bot(view) if rng.random() < 0.7
+                       else rng.choice(view.legal_actions))
+            if hand.is_over:
+                playing.remove(hand)
+                if waiting:
+                    playing.append(waiting.pop())
+    assert asked > 1500 and changes > asked / (2 if slots > 5 else 4) and drawn > 100
+
+
+def test_what_changed_is_refused_by_a_child_without_the_view() -> None:
+    """A view sent as what changed builds on the child's last view of the seat: a child
+    without it (started again, or holding the other seat's) refuses it, never guesses."""
+    hand = Hand.deal(seed=4)
+    histories = Histories()
+    held: dict = {}
+    decode = decoder(hand.rules.to_dict(), held)
+    assert decode(json.loads(_ask(histories, hand, Role.CAPTAIN, None))[1]) == \
+        hand.view("captain")
+    decode(encode(hand.view("box"), [0, 0]))  # the slot now holds the box's view
+    hand.apply("pass")
+    changed = json.loads(_ask(histories, hand, Role.CAPTAIN, None))[1]
+    assert changed[3] is None  # sent as what changed: the driver's record is the captain's
+    with pytest.raises(ValueError, match="no view of the captain's seat"):
+        decode(changed)
+    with pytest.raises(ValueError, match="slot 0"):
+        decoder(hand.rules.to_dict(), {})(changed)  # a child started again holds nothing

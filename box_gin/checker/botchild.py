@@ -14,8 +14,9 @@ orders as JSON lines on stdin and answers on a dedicated pipe, each line led by 
 The setup brings the bot's code: its cells, but those to ``skip`` (with ``progress``, a
 line before each cell, so that the driver knows which cell stopped it).  Every later
 line is a batch of decisions, each a seat's view in the compact form of
-``box_gin/checker/seatwire.py``, under the batch's ``rules`` when it names them (else
-the last ones named, or the setup's).  The answers come in order, several to a line
+``box_gin/checker/seatwire.py`` (whole, or what changed since the child's last view of
+the hand: the child keeps them, one a slot), under the batch's ``rules`` when it names
+them (else the last ones named, or the setup's).  The answers come in order, several to a line
 (``{"t": "a", "id": batch, "i": first, "n": [answer, ...]}``): a line at the batch's end,
 and as soon as :data:`FLUSH` seconds have passed since the last one, so that a slow
 decision is known the moment it is decided.  An answer holds the action's text (``a``,
@@ -116,7 +117,7 @@ def main() -> None:
 
     _stubs()
     decoders: dict = {}
-    histories: dict = {}  # the hands' histories by slot (seatwire.Histories)
+    histories: dict = {}  # the hands' last views by slot (seatwire.Histories)
 
     def decoder_of(rules):
         key = dumps(rules, sort_keys=True)

@@ -11,7 +11,10 @@ writes a view from the hand's own fields, no view made (:func:`encode_facts`), s
 to the JSON text of its question (:func:`question`: the same text ``json.dumps`` writes,
 in about half the time), and sends only the entries of a hand's history that its child
 has not had yet (:class:`Histories`); the grader of the bot kata writes its views the
-same way (:data:`view_facts`).
+same way (:data:`view_facts`).  After a seat's first view of a hand, the tournament's
+driver sends only what changed since (:func:`update`): the child keeps each hand's last
+view and plays the public entries since on its cards, so the driver writes no cards
+but those the seat drew from the stock.
 
 >>> from box_gin import Hand
 >>> view = Hand.deal(seed=1).view("captain")
@@ -27,13 +30,25 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from ..actions import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, discard, knock
-from ..cards import BY_INDEX, Card
-from ..hand import Phase, Role, SeatView
+from ..actions import (
+    BIG_GIN,
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    PASS,
+    TAKE,
+    Action,
+    ActionKind,
+    discard,
+    knock,
+)
+from ..cards import BY_INDEX, CARD_ORDER, Card
+from ..hand import Hand, Phase, Role, SeatView
 from ..rules import Rules
 
 _ROLES = (Role.BOX, Role.CAPTAIN, Role.SITTER)
 _ROLE_NO = {r: i for i, r in enumerate(_ROLES)}
+_SITTER, _CAPTAIN = Role.SITTER, Role.CAPTAIN
+_OPPONENT = {Role.BOX: Role.CAPTAIN, Role.CAPTAIN: Role.BOX}
 _PHASES = (Phase.UPCARD_OFFER, Phase.DRAW, Phase.DISCARD, Phase.OVER)
 _PHASE_NO = {p: i for i, p in enumerate(_PHASES)}
 #: A card's character on the wire, and back: 40 to 91, '(' to '[' (no quote, no
@@ -52,6 +67,8 @@ _BASE = {id(a.kind): i for i, a in enumerate(ACTIONS) if a.card is None or a.car
 #: are found at once; :data:`ACTIONS` holds them, so their identities stay theirs.
 _NUMBER = {id(a): i for i, a in enumerate(ACTIONS)}
 _ACTIONS: dict[str, Action] = {}
+_DRAW_STOCK, _TAKE, _DRAW_DISCARD = (ActionKind.DRAW_STOCK, ActionKind.TAKE,
+                                    ActionKind.DRAW_DISCARD)
 #: A history entry's text, by the entry (role, action text), made once.
 _ENTRIES: dict[tuple[Role, str], str] = {}
 
@@ -60,6 +77,14 @@ _ENTRIES: dict[tuple[Role, str], str] = {}
 _ENTRIES_JSON: dict[tuple[Role, str], str] = {}
 #: Each action's number as text, by the action's identity (see :data:`_NUMBER`).
 _NUMBER_TEXT = {id(a): str(i) for i, a in enumerate(ACTIONS)}
+#: Each action's text as JSON text, by the action's identity (an advice, mostly).
+_TEXT_JSON = {id(a): json.dumps(str(a)) for a in ACTIONS}
+
+
+def _advice_json(advice: Action | None) -> str:
+    if advice is None:
+        return "null"
+    return _TEXT_JSON.get(id(advice)) or json.dumps(str(advice))
 
 
 def _entry(item: tuple[Role, str]) -> str:
@@ -78,6 +103,11 @@ def _entry_json(item: tuple[Role, str]) -> str:
 
 def _cards(cards: tuple[Card, ...]) -> str:
     return "".join([_CHAR[c.index] for c in cards])
+
+
+def _with(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    """``cards`` (in card order) with ``card``, in card order (a view's order)."""
+    return tuple(sorted((*cards, card), key=CARD_ORDER))
 
 
 def _uncards(text: str) -> tuple[Card, ...]:
@@ -151,67 +181,119 @@ def question(kind: str, facts: tuple[Any, ...], history: str, advice: Action | N
     advice) is written by the json module, once for each."""
     (role, phase, to_play, hand, pile, stock, known, count, limit, _rules, legal, taken,
      _history, _result) = facts
-    try:
-        legal_text = ",".join(map(_NUMBER_TEXT.__getitem__, map(id, legal)))
-    except KeyError:  # an action made elsewhere, or not one a hand lists
-        legal_text = ",".join(map(json.dumps, [_legal(a) for a in legal]))
     return (f'["{kind}",[{_ROLE_NO[role]},{_PHASE_NO[phase]},'
             f'{-1 if to_play is None else _ROLE_NO[to_play]},"{_cards(hand)}",'
-            f'"{_cards(pile)}",{stock},"{_cards(known)}",{count},{limit},[{legal_text}],'
+            f'"{_cards(pile)}",{stock},"{_cards(known)}",{count},{limit},[{_legal_text(legal)}],'
             f'"{"" if taken is None else _CHAR[taken.index]}",{history}],'
-            f'{"null" if advice is None else json.dumps(str(advice))}]')
+            f'{_advice_json(advice)}]')
+
+
+def _legal_text(legal: tuple[Action, ...]) -> str:
+    """The legal actions' numbers (or texts) as JSON text, without the brackets."""
+    try:
+        return ",".join(map(_NUMBER_TEXT.__getitem__, map(id, legal)))
+    except KeyError:  # an action made elsewhere, or not one a hand lists
+        return ",".join(map(json.dumps, [_legal(a) for a in legal]))
+
+
+def update(kind: str, role: Role, hand: Hand, legal: tuple[Action, ...], held: tuple[int, int],
+           advice: Action | None) -> str:
+    """One question of a batch, as :func:`question` writes it, for a child that holds the
+    seat's last view of ``hand`` in slot ``held[0]``, when the hand's history had
+    ``held[1]`` entries (:meth:`Histories.since`): only what that view and the public
+    entries since cannot tell.  The seat's cards, the discard pile and the opponent's
+    known cards are left out (``null``, ``null``); in the pile's place go the cards the
+    seat drew from the stock in those entries, which only it may see (the deck's 22nd
+    card is the stock's first: :meth:`~box_gin.hand.Hand.deal`).  ``legal``: the view's
+    legal actions.  :func:`decoder` makes the whole view again from its last one."""
+    slot, start = held
+    seat = _CAPTAIN if role is _SITTER else role
+    to_play, history, stock = hand.to_play, hand.history, len(hand.stock)
+    taken = hand.taken_card if to_play is seat else None
+    entries = drawn = ""
+    if len(history) > start:
+        entries = "".join([f",{_entry_json(e)}" for e in hand.public_since(start)])
+        cards, n = [], len(hand.deck) - 21 - stock  # the cards drawn from the stock so far
+        for player, act in reversed(history[start:]):
+            if act.kind is _DRAW_STOCK:
+                n -= 1
+                if player is seat:
+                    cards.append(_CHAR[hand.deck[21 + n].index])
+        drawn = "".join(reversed(cards))
+    return (f'["{kind}",[{_ROLE_NO[role]},{_PHASE_NO[hand.phase]},'
+            f'{-1 if to_play is None else _ROLE_NO[to_play]},null,"{drawn}",{stock},null,'
+            f'{len(hand.hands[_OPPONENT[seat]])},{hand.knock_limit},[{_legal_text(legal)}],'
+            f'"{"" if taken is None else _CHAR[taken.index]}",[{slot},{start}{entries}]],'
+            f'{_advice_json(advice)}]')
 
 
 class Histories:
-    """What a child already holds of the histories of the hands it is asked about, on
-    the driver's side: a hand's history only grows, so each view sends only the entries
-    the child has not had (``[slot, start, entry, ...]``: the child keeps each hand's
-    history under a slot number and adds the entries from ``start`` on; a ``start`` of 0
-    begins a hand in that slot).  One for each child, started anew with it: a child
+    """What a child already holds of the hands it is asked about, on the driver's side:
+    a hand's history only grows, so each view sends only the entries the child has not
+    had (``[slot, start, entry, ...]``: the child keeps each hand's last view under a slot
+    number and adds the entries from ``start`` on; a ``start`` of 0 begins a hand in that
+    slot), and a view of the same seat as the last may be sent as what changed since
+    (:meth:`since`, :func:`update`).  One for each child, started anew with it: a child
     started again holds nothing.  At most :data:`SLOTS` hands are held (a slot is given
-    again once its hand is over; past that, a view sends its whole history), so a
-    child's memory of them is bounded too."""
+    again once its hand is over; past that, a view is sent whole), so a child's memory of
+    them is bounded too."""
 
     SLOTS = 4096
 
     def __init__(self) -> None:
         #: By the hand's identity: the hand (kept, so that its identity stays its own),
-        #: its slot, and how many of its entries the child holds.
+        #: its slot, how many of its entries the child holds, and the seat of the last
+        #: view sent whole or in part (None: not known).
         self._held: dict[int, list[Any]] = {}
         self._free: list[int] = []
 
     def part(self, hand: object, history: tuple[tuple[Role, str], ...]) -> list[Any]:
         """The history field of a view of ``hand`` whose history is ``history``."""
-        held = self._take(hand)
+        held = self._take(hand, None)
         if held is None:
             return [_entry(h) for h in history]
         start, held[2] = held[2], len(history)
         return [held[1], start, *map(_entry, history[start:])]
 
-    def text(self, hand: object, history: tuple[tuple[Role, str], ...]) -> str:
-        """:meth:`part` as JSON text (for :func:`question`)."""
-        held = self._take(hand)
+    def text(self, hand: object, history: tuple[tuple[Role, str], ...],
+             seat: Role | None = None) -> str:
+        """:meth:`part` as JSON text (for :func:`question`); ``seat``: the seat of the
+        view sent (the sitter's is the captain's), for :meth:`since`."""
+        held = self._take(hand, seat)
         if held is None:
             return "[" + ",".join(map(_entry_json, history)) + "]"
         start, held[2] = held[2], len(history)
         return "".join([f"[{held[1]},{start}",
                         *[f",{_entry_json(h)}" for h in history[start:]], "]"])
 
-    def _take(self, hand: object) -> list[Any] | None:
-        """The hand's ``[hand, slot, entries held]``, a slot given to it when it has
-        none; None when every slot is held by a hand still in play."""
+    def since(self, hand: object, seat: Role, length: int) -> tuple[int, int] | None:
+        """``(slot, start)`` when the child holds a view of ``hand`` for ``seat`` (its
+        last of the hand, from :meth:`text`, or from :func:`update`), whose history had
+        ``start`` entries; it will hold the hand's ``length`` entries once the view
+        written by :func:`update` is read.  None: the view must go whole."""
+        held = self._held.get(id(hand))
+        if held is None or held[3] is not seat:
+            return None
+        start, held[2] = held[2], length
+        return held[1], start
+
+    def _take(self, hand: object, seat: Role | None) -> list[Any] | None:
+        """The hand's ``[hand, slot, entries held, seat]``, a slot given to it when it
+        has none, ``seat`` recorded; None when every slot is held by a hand still in
+        play."""
         held = self._held.get(id(hand))  # a hand held keeps its identity: no other has it
         if held is None:
             slot = self._slot()
             if slot < 0:
                 return None
-            held = self._held[id(hand)] = [hand, slot, 0]
+            held = self._held[id(hand)] = [hand, slot, 0, seat]
+        held[3] = seat
         return held
 
     def _slot(self) -> int:
         """A free slot (-1: none, every one held by a hand still in play)."""
         if not self._free and len(self._held) >= self.SLOTS:  # hands over give theirs
-            over = [k for k, (hand, _s, _n) in self._held.items()
+            over = [k for k, (hand, _s, _n, _seat) in self._held.items()
                     if getattr(hand, "is_over", True)]
             self._free = [self._held.pop(k)[1] for k in over]
         if self._free:
@@ -219,14 +301,15 @@ class Histories:
         return len(self._held) if len(self._held) < self.SLOTS else -1
 
 
-def decoder(rules: dict[str, Any], held: dict[int, tuple[tuple[Role, str], ...]] | None = None
+def decoder(rules: dict[str, Any], held: dict[int, SeatView] | None = None
             ) -> Callable[[list[Any]], SeatView]:
-    """A function that rebuilds a view from :func:`encode`'s list, under ``rules``;
-    ``held``: the histories by slot, for views that send only a history's new entries
-    (:class:`Histories`), kept from one view to the next (the child's own memory)."""
+    """A function that rebuilds a view from :func:`encode`'s list (or :func:`update`'s),
+    under ``rules``; ``held``: the last view of each slot, for views that send only a
+    history's new entries or only what changed (:class:`Histories`), kept from one view
+    to the next (the child's own memory)."""
     the_rules = Rules.from_dict(rules)
     history_cache: dict[str, tuple[Role, str]] = {}
-    slots: dict[int, tuple[tuple[Role, str], ...]] = {} if held is None else held
+    slots: dict[int, SeatView] = {} if held is None else held
 
     def entry(item: str) -> tuple[Role, str]:
         found = history_cache.get(item)
@@ -241,7 +324,10 @@ def decoder(rules: dict[str, Any], held: dict[int, tuple[tuple[Role, str], ...]]
             actions = tuple(map(ACTIONS.__getitem__, legal))
         except TypeError:  # an action by its text
             actions = tuple(ACTIONS[t] if type(t) is int else action(t) for t in legal)
-        return SeatView(
+        if hand is None:
+            return _update(data, actions)
+        slot, entries = _history(history)
+        view = SeatView(
             role=_ROLES[role], phase=_PHASES[phase],
             to_play=None if to_play < 0 else _ROLES[to_play],
             hand=_uncards(hand), discard_pile=_uncards(pile), stock_size=int(stock),
@@ -249,17 +335,77 @@ def decoder(rules: dict[str, Any], held: dict[int, tuple[tuple[Role, str], ...]]
             knock_limit=int(limit), rules=the_rules,
             legal_actions=actions,
             taken_card=_CARD[taken] if taken else None,
-            history=_history(history), result=None)
+            history=entries, result=None)
+        if slot is not None:
+            slots[slot] = view
+        return view
 
-    def _history(sent: list[Any]) -> tuple[tuple[Role, str], ...]:
-        if not sent or type(sent[0]) is not int:
-            return tuple(map(entry, sent))
-        slot, start = sent[0], sent[1]
-        before = slots.get(slot, ()) if start else ()
-        if len(before) != start:
-            raise ValueError(f"history of slot {slot}: {len(before)} entries held, "
+    def _last(slot: int, start: int, begins: bool) -> SeatView | None:
+        """The slot's last view, whose history must have ``start`` entries (``begins``:
+        a ``start`` of 0 begins a hand in the slot, none held)."""
+        last = None if begins and not start else slots.get(slot)
+        if (0 if last is None else len(last.history)) != start:
+            raise ValueError(f"history of slot {slot}: "
+                             f"{0 if last is None else len(last.history)} entries held, "
                              f"{start} expected")
-        slots[slot] = whole = before + tuple(map(entry, sent[2:]))
-        return whole
+        return last
+
+    def _history(sent: list[Any]) -> tuple[int | None, tuple[tuple[Role, str], ...]]:
+        if not sent or type(sent[0]) is not int:
+            return None, tuple(map(entry, sent))
+        slot, start = sent[0], sent[1]
+        last = _last(slot, start, True)
+        before = () if last is None else last.history
+        return slot, before + tuple(map(entry, sent[2:]))
+
+    def _update(data: list[Any], actions: tuple[Action, ...]) -> SeatView:
+        """The view of :func:`update`'s list: the slot's last view, the entries since
+        played on its cards (the cards the seat drew from the stock given), the rest
+        as sent."""
+        (role, phase, to_play, _hand, drawn, stock, _known, count, limit, _legal, taken,
+         sent) = data
+        slot, start = sent[0], sent[1]
+        last = _last(slot, start, False)
+        the_role = _ROLES[role]
+        seat = Role.CAPTAIN if the_role is Role.SITTER else the_role
+        if last is None or (Role.CAPTAIN if last.role is Role.SITTER else last.role) \
+                is not seat:
+            raise ValueError(f"slot {slot} holds no view of the {seat.value}'s seat")
+        hand, pile, known = last.hand, last.discard_pile, last.opponent_known
+        new, drew = tuple(map(entry, sent[2:])), 0
+        for player, text in new:
+            act = action(text)
+            kind, card = act.kind, act.card
+            if kind is _TAKE or kind is _DRAW_DISCARD:
+                if not pile:
+                    raise ValueError(f"slot {slot}: {text} from an empty discard pile")
+                card, pile = pile[-1], pile[:-1]
+                if player is seat:
+                    hand = _with(hand, card)
+                else:
+                    known = _with(known, card)
+            elif kind is _DRAW_STOCK:
+                if player is seat:
+                    if drew >= len(drawn):
+                        raise ValueError(f"slot {slot}: a card drawn from the stock not sent")
+                    hand, drew = _with(hand, _CARD[drawn[drew]]), drew + 1
+            elif card is not None:  # a discard (or a knock's, the hand's last entry)
+                if player is seat:
+                    held = len(hand)
+                    hand = tuple([c for c in hand if c is not card])
+                    if len(hand) == held:
+                        raise ValueError(f"slot {slot}: {text} of a card not held")
+                else:
+                    known = tuple([c for c in known if c is not card])
+                pile = (*pile, card)
+        view = SeatView(
+            role=the_role, phase=_PHASES[phase],
+            to_play=None if to_play < 0 else _ROLES[to_play],
+            hand=hand, discard_pile=pile, stock_size=int(stock), opponent_known=known,
+            opponent_card_count=int(count), knock_limit=int(limit), rules=the_rules,
+            legal_actions=actions, taken_card=_CARD[taken] if taken else None,
+            history=last.history + new, result=None)
+        slots[slot] = view
+        return view
 
     return decode

@@ -61,24 +61,38 @@ class Budget:
     game: float = 20.0
 
 
-@dataclass(frozen=True, eq=False)
 class Request:
     """One decision asked of a bot: to play (``advice``: the sitter's, for a captain)
     or, as sitter, to advise, in ``hand`` as the seat ``role`` sees it (the sitter: the
-    captain's view), whose fields are ``facts`` (:meth:`~box_gin.hand.Hand.seat_facts`,
-    taken when the decision is asked): a bot in this process is given the view made of
-    them, a sandboxed bot's wire is written from them without a view."""
+    captain's view).  Asked while the hand waits for it, so read as it stands: a bot in
+    this process is given the view made of :attr:`facts`; a sandboxed bot's wire is
+    written from them, or from what changed since its child's last view of the hand
+    (``seatwire.update``: then only the :attr:`legal` actions are listed here)."""
 
-    kind: str  # "play" or "advise"
-    hand: Hand
-    role: Role
-    facts: tuple[Any, ...]
-    advice: Action | None = None
+    __slots__ = ("_facts", "_legal", "advice", "hand", "kind", "role", "seat")
+
+    def __init__(self, kind: str, hand: Hand, role: Role, advice: Action | None = None
+                 ) -> None:
+        self.kind = kind  # "play" or "advise"
+        self.hand = hand
+        self.role = role
+        self.advice = advice
+        #: The seat whose cards the view shows (the sitter's: the captain's).
+        self.seat = Role.CAPTAIN if role is Role.SITTER else role
+        self._facts: tuple[Any, ...] | None = None
+        self._legal: tuple[Action, ...] | None = None
 
     @classmethod
     def of(cls, kind: str, hand: Hand, role: Role, advice: Action | None = None) -> Request:
         """The request for ``role``'s decision in ``hand`` as it stands."""
-        return cls(kind, hand, role, hand.seat_facts(role), advice)
+        return cls(kind, hand, role, advice)
+
+    @property
+    def facts(self) -> tuple[Any, ...]:
+        """The view's fields (:meth:`~box_gin.hand.Hand.seat_facts`), taken once."""
+        if self._facts is None:
+            self._facts = self.hand.seat_facts(self.role)
+        return self._facts
 
     @property
     def view(self) -> SeatView:
@@ -87,8 +101,17 @@ class Request:
     @property
     def legal(self) -> tuple[Action, ...]:
         """The legal actions the answer must be one of (the view's)."""
-        legal: tuple[Action, ...] = self.facts[10]
-        return legal
+        if self._legal is None:
+            if self._facts is not None:
+                self._legal = self._facts[10]
+            else:
+                hand = self.hand
+                self._legal = tuple(hand.legal_actions()) if hand.to_play is self.seat \
+                    else ()
+        return self._legal
+
+    def __repr__(self) -> str:
+        return f"Request({self.kind!r}, {self.role.value!r}, advice={self.advice})"
 
 
 @dataclass(frozen=True)

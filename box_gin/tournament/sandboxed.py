@@ -51,7 +51,7 @@ from ..checker.bots import BOT_CHILD, bot_sandbox
 from ..checker.caps import Limits
 from ..checker.protocol import ChildGone, Ready, answers, widen_pipe
 from ..checker.sandbox import Sandbox
-from ..checker.seatwire import Histories, question
+from ..checker.seatwire import Histories, question, update
 from ..katas.specs.nb7_bots import cpu_timer
 from ..katas.timer import wall_seconds
 from ..rules import Rules
@@ -304,10 +304,19 @@ class SandboxedPlayer:
             self._sent, self._failed = (0, n, time.monotonic(), 0.0), "crash"
             return
         self._request += 1
-        text = self._histories.text
-        questions = ",".join([
-            question("a" if r.kind == "advise" else "p", r.facts,
-                     text(r.hand, r.facts[12]), r.advice) for r in requests])
+        histories = self._histories
+        parts = []
+        for r in requests:
+            kind = "a" if r.kind == "advise" else "p"
+            hand, seat = r.hand, r.seat
+            held = histories.since(hand, seat, len(hand.history))
+            if held is None:  # the child holds no view of this seat of the hand: whole
+                facts = r.facts
+                parts.append(question(kind, facts, histories.text(hand, facts[12], seat),
+                                      r.advice))
+            else:  # what changed since the child's last view of it
+                parts.append(update(kind, r.role, hand, r.legal, held, r.advice))
+        questions = ",".join(parts)
         start = time.monotonic()
         deadline = start + n * self._wall + 2.0
         self._sent = (self._request, n, start, deadline)
