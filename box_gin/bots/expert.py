@@ -48,22 +48,25 @@ _VALUE_OF = [min(i % 13 + 1, 10) for i in range(52)]
 
 
 def _pattern_bits() -> list[tuple[int, ...]]:
-    """The card indices of each 13-bit suit pattern, to list a mask's cards quickly: each
-    pattern's from the one without its lowest card (built at every import, in a function,
-    whose local names are faster than the module's)."""
-    out: list[tuple[int, ...]] = [()] * 8192
-    for p in range(1, 8192):
-        out[p] = ((p & -p).bit_length() - 1, *out[p & (p - 1)])
-    return out
+    """:data:`_PATTERN_BITS`, built the first time the expert reads a view (not at every
+    import of the kit: each bot's child and kernel imports it, few use it): each pattern's
+    from the one without its lowest card."""
+    if not _PATTERN_BITS:
+        out: list[tuple[int, ...]] = [()] * 8192
+        for p in range(1, 8192):
+            out[p] = ((p & -p).bit_length() - 1, *out[p & (p - 1)])
+        _PATTERN_BITS[:] = out
+    return _PATTERN_BITS
 
 
-_PATTERN_BITS = _pattern_bits()
+#: The card indices of each 13-bit suit pattern, to list a mask's cards quickly.
+_PATTERN_BITS: list[tuple[int, ...]] = []
 _CARD_BY_TEXT = {str(c): c for c in BY_INDEX}
 
 
 def _bits(mask: int) -> list[int]:
     """The card indices of a mask, in index order."""
-    pb = _PATTERN_BITS
+    pb = _PATTERN_BITS or _pattern_bits()
     return [*pb[mask & 0x1FFF], *(13 + r for r in pb[mask >> 13 & 0x1FFF]),
             *(26 + r for r in pb[mask >> 26 & 0x1FFF]), *(39 + r for r in pb[mask >> 39])]
 
