@@ -493,6 +493,40 @@ def test_a_bot_cannot_read_the_deal_from_the_seed() -> None:
     assert next(b for b in public.bots if b.name == "reader").crashes > 0
 
 
+#: The reference greedy bot as a learner would submit it: a captain that takes its
+#: sitter's legal advice, else plays greedy; as sitter, greedy's advice.
+GREEDY_AS_SUBMITTED = """
+from box_gin import greedy_bot
+from box_gin.bots import advise as kit_advise
+
+def play(view, advice=None):
+    if advice is not None and advice in view.legal_actions:
+        return advice
+    return greedy_bot(view)
+
+def advise(view):
+    return kit_advise(view).action
+"""
+
+
+@needs_bwrap
+@pytest.mark.timeout(600)
+def test_sandboxed_bots_see_the_views_the_engine_gives() -> None:
+    """The reference greedy bot, submitted as code and run in the sandbox, plays the very
+    games it plays in this process: every decision of every game the same, so every
+    view its children made (the first of each hand whole, the others from what changed
+    since) was the engine's own.  Six games side by side, so that hands interleave."""
+    names = ["b0", "b1", "b2"]
+    settings = Settings(deals=2, seed=7, budget=Budget(10.0, 300.0), lanes=6)
+    sandboxed = run([Entrant(n, cells=(("bot.py", GREEDY_AS_SUBMITTED),)) for n in names],
+                    settings, final=False)
+    here = run([Entrant(n, reference="greedy_bot") for n in names], settings, final=False)
+    assert [(b.illegal, b.timeouts, b.crashes) for b in sandboxed.bots] == [(0, 0, 0)] * 3
+    assert sum(b.decisions for b in sandboxed.bots) > 500
+    assert [g.record for g in sandboxed.games] == [g.record for g in here.games]
+    assert sandboxed.records_digest == here.records_digest
+
+
 @needs_bwrap
 @pytest.mark.timeout(600)
 def test_a_bot_never_sees_both_sides_of_a_deal() -> None:
