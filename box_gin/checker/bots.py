@@ -44,6 +44,7 @@ from ..katas.specs.nb7_bots import (
     play_lockstep,
     result_of,
 )
+from ..katas.timer import WALL_CAP
 from .protocol import Child, ChildGone
 from .protocol import answers as read_answers
 from .safe import one_line, quoted, type_name
@@ -223,14 +224,17 @@ def grade_bot(child: Child, box: Sandbox, kata: BotKata, seed: int) -> tuple[Leg
         counts from when this process began to wait for it (it may have played other
         hands meanwhile), not from when the batch went."""
         answers: list[Answer | None] = [None] * len(sent.items)
+        # The clock's safety, put off as the child's own is while a busy machine keeps it
+        # from a CPU (katas/timer.py).
+        stretch = timing.wall * WALL_CAP + GRACE
         last_cpu = sent.cpu
         last = time.monotonic()
         for number, indices in sent.messages:
             place = 0
             while place < len(indices) and state["alive"]:
                 try:
-                    held = read_answers(child.receive(timing.wall + GRACE, _any), number,
-                                        place, len(indices))
+                    held = read_answers(child.receive(timing.wall + GRACE, _any, stretch),
+                                        number, place, len(indices))
                 except ChildGone as exc:
                     stopped = _gone_id(exc)
                     state["alive"] = False

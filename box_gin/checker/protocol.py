@@ -16,7 +16,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
-from ..katas.timer import wall_seconds
+from ..katas.timer import BUSY, PROBE, wall_seconds
 from .caps import Limits
 from .safe import one_line
 from .sandbox import Sandbox
@@ -238,13 +238,19 @@ class Child:
             self._waited = both[1]
         return now - self._cpu_from > self._cpu_cap or self._idle > IDLE
 
-    def receive(self, seconds: float, accept: Callable[[dict[str, Any]], bool]
-                ) -> dict[str, Any]:
+    def receive(self, seconds: float, accept: Callable[[dict[str, Any]], bool],
+                stretch: float | None = None) -> dict[str, Any]:
         """Send what is queued and read until a message ``accept`` takes, within
         ``seconds`` and the submission's budget: one loop, one deadline; a child that
         computes past its CPU limit (:meth:`watch_cpu`), or waits instead of computing, is
-        stopped as soon as the kernel counts it."""
-        deadline = min(time.monotonic() + seconds, self.budget)
+        stopped as soon as the kernel counts it.  ``stretch``: the deadline is put off
+        as the child's own clock safety is (``katas/timer.py``), :data:`PROBE` seconds at
+        a time while the kernel counts the child running or waiting for a CPU for at
+        least :data:`BUSY` of them (a busy machine), to at most ``stretch`` seconds."""
+        start = time.monotonic()
+        deadline = min(start + seconds, self.budget)
+        hard = deadline if stretch is None else min(start + max(stretch, seconds), self.budget)
+        probe: tuple[float, float] | None = None
         while True:
             message = self._lines()
             while message is not None:
@@ -253,7 +259,11 @@ class Child:
                 message = self._lines()
             left = deadline - time.monotonic()
             if left <= 0:
-                raise ChildGone("timeout")
+                probe = self._busy(probe) if time.monotonic() < hard else None
+                if probe is None:
+                    raise ChildGone("timeout")
+                deadline = min(probe[0] + PROBE, hard)
+                continue
             writers = [self._write] if self._out and not self._broken else []
             # Once its stdin is closed, what the child sent before is still read first:
             # a child that died is found where it died, not where the write failed.
@@ -279,6 +289,18 @@ class Child:
                 self._buffer += chunk
                 if len(self._buffer) > MAX_LINE:
                     raise ChildGone("the child sent too much")
+
+    def _busy(self, probe: tuple[float, float] | None) -> tuple[float, float] | None:
+        """A new probe, ``(now, seconds waited)``, when the child ran or waited for a CPU
+        for at least :data:`BUSY` of the time since ``probe`` (the first: at once);
+        None when it waited instead, or the kernel does not say."""
+        both = None if self.proc is None else self.box.waited_seconds(self.proc)
+        if both is None:
+            return None
+        now = time.monotonic()
+        if probe is not None and both[1] - probe[1] > (1 - BUSY) * (now - probe[0]):
+            return None
+        return now, both[1]
 
     def wait_ready(self) -> dict[str, Any]:
         """Follow the child through the cells until it is ready for requests."""

@@ -10,6 +10,14 @@ blocked read) is stopped by a wall-clock safety (``ITIMER_REAL``): by default
 :func:`wall_seconds` of the limit.  Either timer raises :class:`Rang` inside the code
 that runs, which says which one rang.
 
+A busy machine must not turn computing into waiting: when the clock's safety rings, the
+kernel's count (``/proc/self/schedstat``: the time this process ran, and waited for a
+CPU) is read, and the safety is put off by :data:`PROBE` seconds at a time for as long
+as the code ran or waited for a CPU for at least :data:`BUSY` of each (the CPU timer
+still stops code that computes too long), up to :data:`WALL_CAP` times the safety.
+Code that sleeps or waits on a read is stopped one probe after the safety rang; where
+the kernel does not say, at once.
+
 >>> with timers() as usable:
 ...     arm(5.0)
 ...     disarm()
@@ -21,6 +29,7 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -45,8 +54,42 @@ class Rang(BaseException):
         self.which = which
 
 
+#: Seconds the clock's safety is put off at a time while the code computes (or waits for a
+#: CPU), and the share of those seconds it must have done so.
+PROBE = 0.5
+BUSY = 0.5
+#: The clock's safety is put off to at most this many times its seconds.
+WALL_CAP = 3.0
+SCHEDSTAT = "/proc/self/schedstat"
+
+#: When the clock's safety was armed, and its seconds; the probe going on: when it began,
+#: and the seconds run or waited for a CPU by then (empty: none).
+_armed = [0.0, 0.0]
+_probe: list[float] = []
+
+
+def busy_seconds() -> float | None:
+    """The seconds this process has run or waited for a CPU since it began, as the kernel
+    counts them (None where it does not say)."""
+    try:
+        with open(SCHEDSTAT, "rb") as f:
+            ran, queued = f.read().split()[:2]
+        return (int(ran) + int(queued)) / 1e9
+    except (OSError, ValueError):
+        return None
+
+
 def _ring(signum: int, frame: Any) -> None:
-    raise Rang("cpu" if signum == signal.SIGPROF else "wall")
+    if signum == signal.SIGPROF:
+        raise Rang("cpu")
+    now = time.monotonic()
+    if now - _armed[0] < _armed[1] * WALL_CAP:
+        busy = busy_seconds()
+        if busy is not None and (not _probe or busy - _probe[1] >= BUSY * (now - _probe[0])):
+            _probe[:] = [now, busy]  # computing, or kept from a CPU: put the safety off
+            signal.setitimer(signal.ITIMER_REAL, PROBE)
+            return
+    raise Rang("wall")
 
 
 def usable() -> bool:
@@ -81,8 +124,11 @@ def install() -> None:
 def arm(cpu_seconds: float, wall: float | None = None) -> None:
     """Start both timers: ``cpu_seconds`` of CPU time (0: none) and ``wall`` seconds on
     the clock (by default :func:`wall_seconds` of ``cpu_seconds``)."""
+    seconds = wall_seconds(cpu_seconds) if wall is None else wall
+    _armed[0], _armed[1] = time.monotonic(), seconds
+    _probe.clear()
     signal.setitimer(signal.ITIMER_PROF, cpu_seconds)
-    signal.setitimer(signal.ITIMER_REAL, wall_seconds(cpu_seconds) if wall is None else wall)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
 
 
 def disarm() -> None:

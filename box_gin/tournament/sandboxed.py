@@ -27,7 +27,10 @@ Time is the kernel's count, never the child's word alone (docs/tournament.md, "T
   blocked read) is counted too: over :data:`IDLE` seconds in one batch, the child is
   stopped and the decisions it owed are time-outs.  A busy machine adds nothing to it.
 - Where the kernel does not say (no ``schedstat``, several processes), each answer must
-  come within the decision's clock safety (``wall_seconds``) and :data:`GRACE`.
+  come within the decision's clock safety (``wall_seconds``) and :data:`GRACE`; where it
+  does, the clock only caps what a busy machine may delay an answer (``WALL_CAP`` times
+  that safety), as the child's own safety is put off while it is kept from a CPU
+  (``katas/timer.py``).
 
 A bot that times out in a game is benched for the rest of it (``core``): a sleeping bot
 costs the tournament a few seconds, not minutes.
@@ -53,7 +56,7 @@ from ..checker.protocol import ChildGone, Ready, answers, widen_pipe
 from ..checker.sandbox import Sandbox
 from ..checker.seatwire import Histories, question, update
 from ..katas.specs.nb7_bots import cpu_timer
-from ..katas.timer import wall_seconds
+from ..katas.timer import WALL_CAP, wall_seconds
 from ..rules import Rules
 from .core import Budget, Reply, Request
 
@@ -353,9 +356,13 @@ class SandboxedPlayer:
             if waited is not None and base[1] is not None and waited - base[1] > IDLE:
                 raise ChildGone("timeout")  # asleep, or blocked, not computing
 
+        # Where the kernel counts the child's time, it stops a child that computes past
+        # its timer or waits (watch); the clock then only caps a busy machine's delay,
+        # as the child's own safety is put off while it is kept from a CPU (katas/timer.py).
+        wall = self._wall * WALL_CAP if base is not None and base[1] is not None else self._wall
         while fault is None and len(replies) < n:
             try:
-                held = answers(self._line(last + self._wall + GRACE, watch), request,
+                held = answers(self._line(last + wall + GRACE, watch), request,
                                len(replies), n)
             except ChildGone as exc:
                 fault = "timeout" if str(exc) == "timeout" else "crash"
