@@ -12,6 +12,7 @@ run in the pass of tests that run alone (the Makefile's ALONE).
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import shutil
 import signal
@@ -25,6 +26,7 @@ import pytest
 from box_gin.actions import ActionKind
 from box_gin.bots import greedy_bot
 from box_gin.checker.grader import grade_all, start_run
+from box_gin.checker.sandbox import Sandbox
 from box_gin.checker.submissions import find_submissions
 from box_gin.checker.verdicts import language, verdict_text
 from box_gin.cli import main
@@ -338,6 +340,57 @@ def test_each_wrong_bot_fails_for_its_reason_and_the_rest_pass(graded):
     text = graded["raises_in_hollywood"]["katas"]["play"]["feedback"]
     assert "(hollywood rules), as the " in text and "RuntimeError" in text
     assert '"hollywood is not done yet"' in text  # the bot's words, quoted
+
+
+# Computes for 1.5 s on the clock in its first decision (the clock's limit below: 1 s).
+SPINS = """
+import time
+from box_gin import greedy_bot
+spun = []
+def play(view):
+    if not spun:
+        spun.append(1)
+        start = time.perf_counter()
+        while time.perf_counter() - start < 1.5:
+            pass
+    return greedy_bot(view)
+"""
+
+
+@needs_bwrap
+@pytest.mark.timeout(900)
+def test_the_graders_clock_leaves_out_the_childs_waits_for_a_cpu(tmp_path, monkeypatch):
+    """The grader judges a decision's time on the clock less what the kernel counts the
+    child waiting for a CPU (a busy machine lengthens computing, which is the CPU time's
+    to judge): the same decision, past the clock's limit, is 'stalled' as the kernel
+    counts it here, and passes where a stand-in for the kernel says it waited for a CPU
+    all the while it ran."""
+    play = BY_NAME["play"]
+    assert isinstance(play, BotKata)
+    kata = dataclasses.replace(play, timing=Timing(decision=2.0, wall=1.0, total=30,
+                                                   total_wall=60))
+    (tmp_path / "spinner").mkdir()
+    (tmp_path / "spinner" / "07_bot.py").write_text(SPINS)
+
+    def grade() -> dict[str, Any]:
+        run = start_run(seed=SEED, jobs=1, katas=[kata])
+        try:
+            return grade_all(find_submissions([tmp_path]), jobs=1, run=run)[0]["katas"]["play"]
+        finally:
+            run.sandbox.close()
+
+    plain = grade()
+    assert not plain["passed"], plain["feedback"]
+    assert plain["verdict"]["note"]["values"]["why"] == "stalled"
+    counted = Sandbox.waited_seconds
+
+    def kept_from_a_cpu(self: Sandbox, proc: Any) -> tuple[float, float] | None:
+        both = counted(self, proc)
+        return None if both is None else (both[0], both[1] - both[0])
+
+    monkeypatch.setattr(Sandbox, "waited_seconds", kept_from_a_cpu)
+    busy = grade()
+    assert busy["passed"], busy["feedback"]
 
 
 @needs_bwrap

@@ -118,3 +118,56 @@ def test_the_grader_puts_its_deadline_off_as_the_child_does():
     assert Child._busy(child, second) is None  # type: ignore[arg-type]
     silent = SimpleNamespace(proc=object(), box=SimpleNamespace(waited_seconds=lambda p: None))
     assert Child._busy(silent, None) is None  # type: ignore[arg-type]
+
+
+def test_a_wait_for_a_cpu_is_not_counted_on_the_clock(monkeypatch):
+    """``unqueued``: the clock's seconds less those the kernel counts the process waiting
+    for a CPU; where the kernel says nothing, the plain clock."""
+    queued = [3.0]
+    monkeypatch.setattr(timer, "queued_seconds", lambda: queued[0])
+    start = timer.clock()
+    time.sleep(0.05)
+    queued[0] += 0.04  # 0.04 s of those were spent waiting for a CPU
+    took = timer.unqueued(start)
+    plain = time.perf_counter() - start[0]
+    assert 0 < took <= plain - 0.04 + 1e-6
+    queued[0] += 10.0  # more than the clock: never below nothing
+    assert timer.unqueued(start) == 0.0
+    monkeypatch.setattr(timer, "queued_seconds", lambda: None)
+    assert timer.unqueued(timer.clock()) >= 0.0
+    silent = timer.clock()
+    time.sleep(0.02)
+    assert timer.unqueued(silent) >= 0.02
+
+
+@pytest.mark.parametrize("kept_from_a_cpu", [True, False])
+def test_the_bot_katas_judge_counts_computing_not_a_busy_machine(monkeypatch, kept_from_a_cpu):
+    """A decision that takes the clock past its limit because the machine kept it from a
+    CPU is not 'stalled' (the same decision's clock, counted whole, is): the bot kata's
+    judge sees the clock less the waits the kernel counts (here a stand-in's)."""
+    from box_gin.bots import greedy_bot
+    from box_gin.katas.specs.nb7_bots import Timing, legality
+
+    if timer.busy_seconds() is None:
+        pytest.skip("this kernel keeps no schedstat: the clock's safety would ring")
+    real = timer.queued_seconds
+    extra = [0.0]
+    monkeypatch.setattr(timer, "queued_seconds", lambda: (real() or 0.0) + extra[0])
+    done: list[int] = []
+
+    def play(view):
+        if not done:
+            done.append(1)
+            start = time.perf_counter()
+            while time.perf_counter() - start < 1.2:  # the clock past the limit of 1 s
+                pass
+            if kept_from_a_cpu:  # ... a second of it, the kernel says, waiting for a CPU
+                extra[0] += 1.0
+        return greedy_bot(view)
+
+    timing = Timing(decision=2.0, wall=1.0, total=30, total_wall=60)
+    fault = legality(play, "play", hands=0, timing=timing).fault
+    if kept_from_a_cpu:
+        assert fault is None
+    else:
+        assert fault is not None and fault.reason == "stalled"

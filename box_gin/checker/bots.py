@@ -191,6 +191,14 @@ def grade_bot(child: Child, box: Sandbox, kata: BotKata, seed: int) -> tuple[Leg
     def cpu_now() -> float | None:
         return box.cpu_seconds(proc)
 
+    def clocks() -> tuple[float, float | None]:
+        """The clock, and the clock less the seconds the child has waited for a CPU
+        (the kernel's count; None where it says nothing): the second's differences are
+        what the judge's limits on the clock compare, as the notebook's
+        (``timer.unqueued``)."""
+        both = box.waited_seconds(proc)
+        return time.monotonic(), None if both is None else both[0] + both[1]
+
     def send_batch(items: Sequence[tuple[Deal, SeatView]]) -> Sent:
         """Send every decision of ``items`` (one message for each rules: a batch
         decodes its views under one); the kernel's CPU count read as it goes."""
@@ -228,7 +236,7 @@ def grade_bot(child: Child, box: Sandbox, kata: BotKata, seed: int) -> tuple[Leg
         # from a CPU (katas/timer.py).
         stretch = timing.wall * WALL_CAP + GRACE
         last_cpu = sent.cpu
-        last = time.monotonic()
+        last, last_unqueued = clocks()
         for number, indices in sent.messages:
             place = 0
             while place < len(indices) and state["alive"]:
@@ -246,17 +254,22 @@ def grade_bot(child: Child, box: Sandbox, kata: BotKata, seed: int) -> tuple[Leg
                     if stopped == "wall" and time.monotonic() >= child.budget:
                         raise OutOfTime() from exc
                     break
-                now = time.monotonic()
+                now, now_unqueued = clocks()
+                # A busy machine lengthens computing, not waiting: the seconds the child
+                # waited for a CPU are not the clock's to judge.
+                took = now - last
+                if now_unqueued is not None and last_unqueued is not None:
+                    took = min(took, max(0.0, now_unqueued - last_unqueued))
                 for k, reply in enumerate(held):
                     # The line's time on the clock is its last answer's: the child sends
                     # a line as soon as a decision took long (botchild.FLUSH).
-                    wall = now - last if k == len(held) - 1 else 0.0
+                    wall = took if k == len(held) - 1 else 0.0
                     spent = reply.get("s")
                     cpu = float(spent) if isinstance(spent, int | float) and not isinstance(
                         spent, bool) and 0 <= spent < 1e6 else wall
                     answers[indices[place + k]] = answer_of(reply, cpu, wall)
                 place += len(held)
-                last, last_cpu = now, cpu_now()
+                last, last_unqueued, last_cpu = now, now_unqueued, cpu_now()
         after = cpu_now()
         counted = after - sent.cpu if sent.cpu is not None and after is not None else None
         return [a if a is not None else Answer(stopped=UNASKED) for a in answers], counted

@@ -16,7 +16,8 @@ CPU) is read, and the safety is put off by :data:`PROBE` seconds at a time for a
 as the code ran or waited for a CPU for at least :data:`BUSY` of each (the CPU timer
 still stops code that computes too long), up to :data:`WALL_CAP` times the safety.
 Code that sleeps or waits on a read is stopped one probe after the safety rang; where
-the kernel does not say, at once.
+the kernel does not say, at once.  The time on the clock a judge compares with its limits
+is likewise :func:`unqueued`: the clock's seconds less those spent waiting for a CPU.
 
 >>> with timers() as usable:
 ...     arm(5.0)
@@ -27,6 +28,7 @@ the kernel does not say, at once.
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
@@ -68,15 +70,57 @@ _armed = [0.0, 0.0]
 _probe: list[float] = []
 
 
+#: The kernel's count kept open for this process: (its pid, the path, the descriptor).
+_open: list[Any] = []
+
+
+def _schedstat() -> tuple[int, int] | None:
+    """The nanoseconds this process has run, and waited for a CPU, since it began, as
+    the kernel counts them (None where it does not say): one read of a file kept open,
+    about a microsecond, so that every decision of a bot can afford two."""
+    try:
+        if not _open or _open[0] != os.getpid() or _open[1] != SCHEDSTAT:
+            fd = os.open(SCHEDSTAT, os.O_RDONLY | os.O_CLOEXEC)
+            if _open and _open[0] == os.getpid():
+                os.close(_open[2])
+            _open[:] = [os.getpid(), SCHEDSTAT, fd]
+        ran, queued = os.pread(_open[2], 128, 0).split()[:2]
+        return int(ran), int(queued)
+    except (OSError, ValueError):
+        return None
+
+
 def busy_seconds() -> float | None:
     """The seconds this process has run or waited for a CPU since it began, as the kernel
     counts them (None where it does not say)."""
-    try:
-        with open(SCHEDSTAT, "rb") as f:
-            ran, queued = f.read().split()[:2]
-        return (int(ran) + int(queued)) / 1e9
-    except (OSError, ValueError):
-        return None
+    both = _schedstat()
+    return None if both is None else (both[0] + both[1]) / 1e9
+
+
+def queued_seconds() -> float | None:
+    """The seconds this process has waited for a CPU since it began, as the kernel counts
+    them (None where it does not say)."""
+    both = _schedstat()
+    return None if both is None else both[1] / 1e9
+
+
+def clock() -> tuple[float, float | None]:
+    """Now, for :func:`unqueued`: the clock (``time.perf_counter``) and
+    :func:`queued_seconds`."""
+    return time.perf_counter(), queued_seconds()
+
+
+def unqueued(start: tuple[float, float | None]) -> float:
+    """The seconds on the clock since ``start`` (:func:`clock`), less those this process
+    waited for a CPU meanwhile, as the kernel counts them: what the same code would have
+    taken on a machine with nothing else to run (the plain clock where the kernel does
+    not say).  A busy machine lengthens computing, never waiting, so this is what the
+    clock's limits judge."""
+    took = time.perf_counter() - start[0]
+    after = None if start[1] is None else queued_seconds()
+    if start[1] is None or after is None:
+        return took
+    return min(took, max(0.0, took - (after - start[1])))
 
 
 def _ring(signum: int, frame: Any) -> None:

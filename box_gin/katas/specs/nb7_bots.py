@@ -41,7 +41,7 @@ from ...i18n import _, format_number, format_short
 from ...match import SitterView
 from ...rules import PRESETS
 from ..core import Kata, KataResult
-from ..timer import Rang, arm, disarm, timers
+from ..timer import Rang, arm, clock, disarm, timers, unqueued
 from .nb7_words import fault_text, why_text
 
 #: The bot kata's notebook, and the functions it asks for.
@@ -167,7 +167,8 @@ class Answer:
     (its type's name and its message); or why it stopped (``"cpu"``: its CPU timer
     rang; ``"wall"``: the clock's; in the sandbox, why its process went: ``"exited"``,
     ``"too_much"``, ``"protocol"``); and the CPU time and the time on the clock it
-    took."""
+    took, less what the kernel counts it waiting for a CPU (a busy machine lengthens
+    computing, which the CPU time judges, and must not make it look like waiting)."""
 
     action: Action | None = None
     shown: str = ""
@@ -452,14 +453,15 @@ def _message(exc: BaseException) -> str:
 
 
 def local_ask(fn: Callable[..., Any], kind: str, timing: Timing, timed: bool) -> Ask:
-    """Ask ``fn`` here, in this process: its CPU time measured (``time.process_time``)
-    and, when ``timed``, stopped by a timer when it runs past its CPU time or the
+    """Ask ``fn`` here, in this process: its CPU time measured (``time.process_time``),
+    its time on the clock less its waits for a CPU (``timer.unqueued``) and, when
+    ``timed``, stopped by a timer when it runs past its CPU time or the
     clock's safety."""
 
     def ask(deal: Deal, view: SeatView) -> Answer:
         asked = SitterView(view) if kind == "advise" else view
         action, shown, raised, stopped = None, "", None, None
-        cpu, wall = time.process_time(), time.perf_counter()
+        cpu, wall = time.process_time(), clock()
         try:
             if timed:
                 arm(cpu_timer(timing.decision), timing.wall)
@@ -475,7 +477,7 @@ def local_ask(fn: Callable[..., Any], kind: str, timing: Timing, timed: bool) ->
         except BaseException as exc:  # SystemExit too, as in the sandbox
             raised = (type(exc).__name__, _message(exc))
         return Answer(action, shown, raised, stopped, time.process_time() - cpu,
-                      time.perf_counter() - wall)
+                      unqueued(wall))
 
     return ask
 
