@@ -191,13 +191,16 @@ def grade_bot(child: Child, box: Sandbox, kata: BotKata, seed: int) -> tuple[Leg
     def cpu_now() -> float | None:
         return box.cpu_seconds(proc)
 
-    def clocks() -> tuple[float, float | None]:
-        """The clock, and the clock less the seconds the child has waited for a CPU
-        (the kernel's count; None where it says nothing): the second's differences are
-        what the judge's limits on the clock compare, as the notebook's
-        (``timer.unqueued``)."""
+    def clocks() -> tuple[float, float | None, float | None]:
+        """The clock; the clock less the seconds the child has waited for a CPU (the
+        kernel's count; None where it says nothing), whose differences are what the
+        judge's limits on the clock compare, as the notebook's (``timer.unqueued``); and
+        the child's CPU seconds (:func:`cpu_now`, from the same reading when there is
+        one)."""
         both = box.waited_seconds(proc)
-        return time.monotonic(), None if both is None else both[0] + both[1]
+        if both is None:
+            return time.monotonic(), None, cpu_now()
+        return time.monotonic(), both[0] + both[1], both[0]
 
     def send_batch(items: Sequence[tuple[Deal, SeatView]]) -> Sent:
         """Send every decision of ``items`` (one message for each rules: a batch
@@ -236,7 +239,7 @@ def grade_bot(child: Child, box: Sandbox, kata: BotKata, seed: int) -> tuple[Leg
         # from a CPU (katas/timer.py).
         stretch = timing.wall * WALL_CAP + GRACE
         last_cpu = sent.cpu
-        last, last_unqueued = clocks()
+        last, last_unqueued, _cpu = clocks()
         for number, indices in sent.messages:
             place = 0
             while place < len(indices) and state["alive"]:
@@ -254,7 +257,7 @@ def grade_bot(child: Child, box: Sandbox, kata: BotKata, seed: int) -> tuple[Leg
                     if stopped == "wall" and time.monotonic() >= child.budget:
                         raise OutOfTime() from exc
                     break
-                now, now_unqueued = clocks()
+                now, now_unqueued, now_cpu = clocks()
                 # A busy machine lengthens computing, not waiting: the seconds the child
                 # waited for a CPU are not the clock's to judge.
                 took = now - last
@@ -269,7 +272,7 @@ def grade_bot(child: Child, box: Sandbox, kata: BotKata, seed: int) -> tuple[Leg
                         spent, bool) and 0 <= spent < 1e6 else wall
                     answers[indices[place + k]] = answer_of(reply, cpu, wall)
                 place += len(held)
-                last, last_unqueued, last_cpu = now, now_unqueued, cpu_now()
+                last, last_unqueued, last_cpu = now, now_unqueued, now_cpu
         after = cpu_now()
         counted = after - sent.cpu if sent.cpu is not None and after is not None else None
         return [a if a is not None else Answer(stopped=UNASKED) for a in answers], counted
